@@ -1,0 +1,1 @@
+"""Greedy heuristic bots, one module per game."""

@@ -1,0 +1,299 @@
+"""The game contract every Tlatelolco game implements.
+
+Names follow OpenSpiel so that people who know it feel at home and adapters stay thin. A game
+subclasses `Game` and `State`; everything generic (string parsing, replay, equality, error
+messages) lives here so each game's code is only its rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class IllegalActionError(ValueError):
+    """An action that may not be applied now; the state it was offered to is unchanged."""
+
+    def __init__(self, message: str, action: Any = None) -> None:
+        super().__init__(message)
+        self.action = action
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One `load` option: its default and what values it allows."""
+
+    name: str
+    default: Any
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] | None = None
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.minimum is not None and self.maximum is not None:
+            return f"an integer from {self.minimum} to {self.maximum}"
+        return f"a value like {self.default!r}"
+
+    def coerce(self, game: str, value: Any) -> Any:
+        """The option's value, converted from text where needed (the CLI passes strings)."""
+        kind = type(self.default)
+        if isinstance(value, str) and kind is not str:
+            try:
+                value = kind(value)
+            except ValueError:
+                raise ValueError(
+                    f"{game}: option {self.name}={value!r} is not valid; allowed: {self.allowed()}"
+                ) from None
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if ok and self.choices is not None:
+            ok = value in self.choices
+        if ok and self.minimum is not None:
+            ok = value >= self.minimum
+        if ok and self.maximum is not None:
+            ok = value <= self.maximum
+        if not ok:
+            raise ValueError(
+                f"{game}: option {self.name}={value!r} is not allowed; allowed: {self.allowed()}"
+            )
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Static facts about a game, the same for every configuration."""
+
+    name: str
+    title: str
+    version: str
+    min_players: int
+    max_players: int
+    chance: str  # "explicit": shuffles and draws are chance nodes; "none": deterministic
+    information: str  # "perfect" or "imperfect"
+    utility: str  # "constant_sum": returns always sum to 1
+    min_utility: float
+    max_utility: float
+    num_distinct_actions: int
+    max_game_length: int  # over every allowed configuration; Game.max_game_length() is exact
+    options: tuple[Option, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "version": self.version,
+            "players": [self.min_players, self.max_players],
+            "chance": self.chance,
+            "information": self.information,
+            "utility": self.utility,
+            "utility_bounds": [self.min_utility, self.max_utility],
+            "num_distinct_actions": self.num_distinct_actions,
+            "max_game_length": self.max_game_length,
+            "options": {o.name: {"default": o.default, "allowed": o.allowed(), "help": o.help}
+                        for o in self.options},
+        }
+
+
+class Game:
+    """A configured game: its options and a factory for its states."""
+
+    info: ClassVar[GameInfo]
+
+    def __init__(self, **options: Any) -> None:
+        self.options: Mapping[str, Any] = MappingProxyType(self.validate_options(options))
+
+    @classmethod
+    def validate_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        known = {o.name: o for o in cls.info.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise ValueError(
+                f"{cls.info.name}: unknown option {unknown[0]!r}; "
+                f"allowed options: {', '.join(known) or 'none'}"
+            )
+        return {name: o.coerce(cls.info.name, given.get(name, o.default))
+                for name, o in known.items()}
+
+    def num_players(self) -> int:
+        return int(self.options["num_players"])
+
+    def num_distinct_actions(self) -> int:
+        return self.info.num_distinct_actions
+
+    def max_game_length(self) -> int:
+        raise NotImplementedError
+
+    def new_initial_state(self) -> State:
+        raise NotImplementedError
+
+    def replay(self, history: Iterable[int]) -> State:
+        """Rebuild a state from its history; a bad step raises `IllegalActionError` naming it."""
+        state = self.new_initial_state()
+        for index, action in enumerate(history):
+            if not isinstance(action, int) or isinstance(action, bool):
+                raise IllegalActionError(
+                    f"history[{index}] is {action!r}: every action must be an integer", action)
+            try:
+                state.apply_action(action)
+            except IllegalActionError as err:
+                raise IllegalActionError(f"history[{index}]: {err}", action) from None
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Game) and other.info.name == self.info.name
+                and dict(other.options) == dict(self.options))
+
+    def __hash__(self) -> int:
+        return hash((self.info.name, tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{self.info.name}({args})"
+
+
+class State:
+    """A position of a game. Subclasses implement the rules; this class the generic rest."""
+
+    __slots__ = ("_game", "_history")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._history: list[int] = []
+
+    # --- what each game implements -------------------------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def illegal_reason(self, action: int) -> str | None:
+        """Why `action` may not be applied now, or None when it may."""
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        """Apply an action already known to be legal."""
+        raise NotImplementedError
+
+    def action_to_string(self, action: int) -> str:
+        raise NotImplementedError
+
+    def action_to_dict(self, action: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def action_aliases(self, action: int) -> tuple[str, ...]:
+        """Shorter spellings a person may type for `action` (never shown, only parsed)."""
+        return ()
+
+    def returns(self) -> list[float]:
+        raise NotImplementedError
+
+    def scores(self) -> list[float]:
+        raise NotImplementedError
+
+    def clone(self) -> State:
+        raise NotImplementedError
+
+    def observation(self, player: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def information_state_string(self, player: int) -> str:
+        raise NotImplementedError
+
+    def resample_from_infostate(self, player: int, rng: random.Random) -> State:
+        raise NotImplementedError
+
+    def _key(self) -> tuple[Any, ...]:
+        """Everything that makes this state what it is (for equality)."""
+        raise NotImplementedError
+
+    # --- generic -------------------------------------------------------------------------
+    def get_game(self) -> Game:
+        return self._game
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def move_number(self) -> int:
+        return len(self._history)
+
+    def apply_action(self, action: int) -> None:
+        """Apply `action`, or raise `IllegalActionError` saying why, leaving the state as it was."""
+        reason = self.illegal_reason(action) if type(action) is int else "it is not an integer"
+        if reason is not None:
+            raise IllegalActionError(self._illegal_message(action, reason), action)
+        self._apply(action)
+        self._history.append(action)
+
+    def _illegal_message(self, action: Any, reason: str) -> str:
+        name = self._describe(action)
+        legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
+        return f"{name} is not legal: {reason}. Legal now: {legal or 'nothing (game over)'}"
+
+    def _describe(self, action: Any) -> str:
+        n = self._game.num_distinct_actions()
+        if type(action) is int and 0 <= action < n:
+            return f"action {action} ({self.action_to_string(action)})"
+        return f"action {action!r}"
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action whose notation is `text` (case and spacing are forgiven)."""
+        wanted = normalise(text)
+        legal = self.legal_actions()
+        for action in legal:
+            if wanted in self._spellings(action):
+                return action
+        for action in range(self._game.num_distinct_actions()):
+            if wanted in self._spellings(action):
+                reason = self.illegal_reason(action)
+                raise IllegalActionError(
+                    f"'{text}' is not legal now: {reason}. Legal now: "
+                    + ", ".join(self.action_to_string(a) for a in legal), action)
+        raise IllegalActionError(
+            f"'{text}' is not a move of {self._game.info.title}. Legal now: "
+            + (", ".join(self.action_to_string(a) for a in legal) or "nothing (game over)"))
+
+    def _spellings(self, action: int) -> set[str]:
+        names = (self.action_to_string(action), *self.action_aliases(action))
+        return {normalise(name) for name in names}
+
+    def legal_action_strings(self) -> list[str]:
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is type(self) and other._game == self._game  # type: ignore[attr-defined]
+                and other._key() == self._key())  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{self._game!r} state after {len(self._history)} actions>"
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def shared_victory(keys: Sequence[Any]) -> list[float]:
+    """Returns for seats ranked by `keys` (higher wins): k tied winners get 1/k each."""
+    best = max(keys)
+    winners = [i for i, k in enumerate(keys) if k == best]
+    share = 1.0 / len(winners)
+    return [share if i in winners else 0.0 for i in range(len(keys))]

@@ -1,0 +1,122 @@
+"""Game records: the JSON form in which games are stored, shared, replayed and resumed.
+
+    {"game": "grand_bazaar", "options": {"num_players": 3}, "players": ["human", "greedy", ...],
+     "history": [13, 27, 33, ...], "result": {"returns": [...], "scores": [...]} | null,
+     "meta": {...}}
+
+`meta` is optional free-form data (seed, date); everything else is checked by replaying.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tlatelolco.contract import IllegalActionError, State
+from tlatelolco.registry import load
+
+REQUIRED_KEYS = ("game", "options", "players", "history", "result")
+OPTIONAL_KEYS = ("meta",)
+
+
+class RecordError(ValueError):
+    """A record that is malformed, corrupt or does not match the game it claims to be."""
+
+
+def result_of(state: State) -> dict[str, Any] | None:
+    if not state.is_terminal():
+        return None
+    return {"returns": state.returns(), "scores": state.scores()}
+
+
+def make_record(state: State, players: list[str], meta: dict[str, Any] | None = None
+                ) -> dict[str, Any]:
+    game = state.get_game()
+    record: dict[str, Any] = {
+        "game": game.info.name,
+        "options": dict(game.options),
+        "players": list(players),
+        "history": state.history(),
+        "result": result_of(state),
+    }
+    if meta:
+        record["meta"] = meta
+    return record
+
+
+def replay_record(record: Any) -> State:
+    """Validate `record` and return the state its history leads to.
+
+    Raises `RecordError` saying what is wrong: a missing or unknown key, a bad game or option, an
+    illegal action (with its index), or a result that does not match the replayed game.
+    """
+    if not isinstance(record, dict):
+        raise RecordError(f"a record is a JSON object with keys {', '.join(REQUIRED_KEYS)}; "
+                          f"got {type(record).__name__}")
+    missing = [k for k in REQUIRED_KEYS if k not in record]
+    if missing:
+        raise RecordError(f"record has no {missing[0]!r}; required keys: "
+                          f"{', '.join(REQUIRED_KEYS)}")
+    unknown = sorted(set(record) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS))
+    if unknown:
+        raise RecordError(f"record has unknown key {unknown[0]!r}; allowed keys: "
+                          f"{', '.join(REQUIRED_KEYS + OPTIONAL_KEYS)}")
+    if not isinstance(record["options"], dict):
+        raise RecordError("record 'options' must be an object of option names to values")
+    try:
+        game = load(record["game"], **record["options"])
+    except ValueError as err:
+        raise RecordError(f"record names a game that cannot be loaded: {err}") from None
+    players = record["players"]
+    if not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+        raise RecordError("record 'players' must be a list of names (strings)")
+    if len(players) != game.num_players():
+        raise RecordError(f"record lists {len(players)} players but the game has "
+                          f"{game.num_players()} seats")
+    history = record["history"]
+    if not isinstance(history, list):
+        raise RecordError("record 'history' must be a list of action numbers")
+    try:
+        state = game.replay(history)
+    except IllegalActionError as err:
+        raise RecordError(f"record history does not replay: {err}") from None
+    expected, claimed = result_of(state), record["result"]
+    if claimed is None and expected is not None:
+        raise RecordError("record says the game is unfinished, but its history ends the game")
+    if claimed is not None and expected is None:
+        raise RecordError(f"record has a result, but its history stops after "
+                          f"{len(history)} actions, before the game ends")
+    if claimed is not None and claimed != expected:
+        raise RecordError(f"record result {claimed} does not match the replayed game "
+                          f"{expected} (tampered?)")
+    return state
+
+
+def record_to_json(record: dict[str, Any]) -> str:
+    return json.dumps(record, indent=1) + "\n"
+
+
+def record_from_json(text: str) -> dict[str, Any]:
+    """Parse a record's JSON text (validation is `replay_record`'s job)."""
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"record is not valid JSON: {err}") from None
+    if not isinstance(record, dict):
+        raise RecordError("a record is a JSON object")
+    return record
+
+
+def save_record(record: dict[str, Any], path: str | Path) -> None:
+    Path(path).write_text(record_to_json(record), encoding="utf-8")
+
+
+def load_record(path: str | Path) -> tuple[dict[str, Any], State]:
+    """Read, parse and validate a record file: the record and its replayed state."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise RecordError(f"cannot read record {path}: {err}") from None
+    record = record_from_json(text)
+    return record, replay_record(record)
