@@ -19,13 +19,14 @@ class Bazaar:
     turn: int  # players who have finished trading this round
     bought: int  # bitmask of gem types the trader bought this turn
     sold: int  # bitmask of gem types the trader sold this turn
+    last_card: int = -1  # the face-up price card, -1 before the first reveal
 
     def copy(self) -> Bazaar:
         return Bazaar(self.num_players, self.prices[:], self.supply[:], self.money[:],
                       [h[:] for h in self.hands], self.deck, self.round, self.turn,
-                      self.bought, self.sold)
+                      self.bought, self.sold, self.last_card)
 
     def key(self) -> tuple[object, ...]:
         return (self.num_players, tuple(self.prices), tuple(self.supply), tuple(self.money),
                 tuple(map(tuple, self.hands)), self.deck, self.round, self.turn,
-                self.bought, self.sold)
+                self.bought, self.sold, self.last_card)

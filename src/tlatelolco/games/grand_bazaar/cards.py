@@ -30,6 +30,11 @@ END_TURN = SELL + NUM_GEMS
 NUM_ACTIONS = END_TURN + 1
 
 
+# '+1 -1 0': each card's changes in gem order, as the rulebook writes them.
+CARD_TEXT: tuple[str, ...] = tuple(
+    " ".join(f"{d:+d}" if d else "0" for d in changes) for changes in PRICE_CARDS
+)
+
+
 def card_text(card: int) -> str:
-    """'+1 -1 0': the card's changes in gem order, as the rulebook writes them."""
-    return " ".join(f"{d:+d}" if d else "0" for d in PRICE_CARDS[card])
+    return CARD_TEXT[card]

@@ -64,6 +64,7 @@ def price_cards_left(b: Bazaar) -> list[int]:
 def reveal_price_card(b: Bazaar, card: int) -> None:
     """GB-3 (1): the top card moves every price; revealing card 27 ends the game (GB-5)."""
     b.deck &= ~(1 << card)
+    b.last_card = card
     prices = b.prices
     for gem, change in enumerate(PRICE_CARDS[card]):
         prices[gem] += change
@@ -97,35 +98,50 @@ def why_cannot_buy(b: Bazaar, seat: int, gem: int) -> str | None:
 
 
 def why_cannot_sell(b: Bazaar, seat: int, gem: int) -> str | None:
-    """GB-4: from round 2 on, sell a held gem card at its current price."""
+    """GB-4: from round 2 on, sell a held gem card at its current price.
+
+    The buy is mandatory ("no player may refuse to buy"), so before it is made a sale that
+    would leave no buy reachable is refused: the stuck-player ruling excuses a player who
+    cannot buy, not one who sells their way out of buying.
+    """
     if b.round < 2:
         return "selling is allowed from round 2 on"
     if b.bought >> gem & 1:
         return f"you bought {GEMS[gem]} this round (no wash trades)"
     if b.hands[seat][gem] == 0:
         return f"you hold no {GEMS[gem]}"
+    if not b.bought and not buy_reachable(b, seat, gem) and buy_reachable(b, seat):
+        return (f"selling {GEMS[gem]} would leave you no way to make the mandatory buy; "
+                "buy first")
     return None
 
 
-def buy_reachable(b: Bazaar, seat: int) -> bool:
+def buy_reachable(b: Bazaar, seat: int, selling: int | None = None) -> bool:
     """GB-4 ruling: could some sequence of legal sells and then a buy get this player a gem?
 
     Selling only ever adds money and frees hand space, and selling gem g forbids buying g, so a
     buy of g is reachable exactly when g is allowed and in supply, and selling every other gem
-    type the player may sell would pay for it and leave room in the hand.
+    type the player may sell would pay for it and leave room in the hand. With `selling`, the
+    question is asked of the position after one card of that gem is sold.
     """
     hand = b.hands[seat]
+    money, sold, held = b.money[seat], b.sold, sum(hand)
+    if selling is not None:
+        money += b.prices[selling]
+        sold |= 1 << selling
+        held -= 1
     can_sell = b.round >= 2
     for gem in range(NUM_GEMS):
-        if b.sold >> gem & 1 or b.supply[gem] == 0:
+        if sold >> gem & 1 or b.supply[gem] == 0:
             continue
-        money, held = b.money[seat], sum(hand)
+        cash, count = money, held
         if can_sell:
             for other in range(NUM_GEMS):
                 if other != gem and not b.bought >> other & 1:
-                    money += hand[other] * b.prices[other]
-                    held -= hand[other]
-        if money >= b.prices[gem] and held < HAND_LIMIT:
+                    cards = hand[other] - (other == selling)
+                    cash += cards * b.prices[other]
+                    count -= cards
+        if cash >= b.prices[gem] and count < HAND_LIMIT:
             return True
     return False
 
@@ -167,11 +183,13 @@ def legal_trades(b: Bazaar, seat: int) -> list[int]:
         for gem in range(NUM_GEMS):
             if supply[gem] and money >= prices[gem] and not sold >> gem & 1:
                 actions.append(BUY + gem)
+    must_buy = not bought and buy_reachable(b, seat)
     if b.round >= 2:
         for gem in range(NUM_GEMS):
-            if hand[gem] and not bought >> gem & 1:
+            if hand[gem] and not bought >> gem & 1 and (
+                    not must_buy or buy_reachable(b, seat, gem)):
                 actions.append(SELL + gem)
-    if bought or not buy_reachable(b, seat):
+    if not must_buy:
         actions.append(END_TURN)
     return actions
 

@@ -12,6 +12,7 @@ from tlatelolco.games.grand_bazaar.cards import (
     BUY,
     END_TURN,
     GEMS,
+    HAND_LIMIT,
     NUM_ACTIONS,
     NUM_CARDS,
     PRICE_CARDS,
@@ -125,7 +126,7 @@ class GrandBazaarState(State):
         return [float(m) for m in self._b.money]
 
     def clone(self) -> GrandBazaarState:
-        new = GrandBazaarState.__new__(GrandBazaarState)
+        new = type(self).__new__(type(self))
         new._game = self._game
         new._history = self._history[:]
         new._b = self._b.copy()
@@ -133,14 +134,13 @@ class GrandBazaarState(State):
         return new
 
     def observation(self, player: int) -> dict[str, Any]:
-        """Everything is public (GB-6): the same view for every seat, plus who is looking."""
+        """Everything is public (GB-6): every seat gets the same view."""
         b = self._b
-        revealed = [a for a in self._history if a < NUM_CARDS]
         view: dict[str, Any] = {
             "game": "grand_bazaar",
-            "viewer": player,
             "round": b.round,
             "rounds": ROUNDS,
+            "hand_limit": HAND_LIMIT,
             "start_player": rules.start_player(b) if b.round else 0,
             "to_move": self._player,
             "prices": dict(zip(GEMS, b.prices, strict=True)),
@@ -150,7 +150,7 @@ class GrandBazaarState(State):
                  "gems": dict(zip(GEMS, b.hands[seat], strict=True))}
                 for seat in range(b.num_players)
             ],
-            "last_card": card_text(revealed[-1]) if revealed else None,
+            "last_card": card_text(b.last_card) if b.last_card >= 0 else None,
             "price_cards_left": [card_text(c) for c in rules.price_cards_left(b)],
             "this_turn": {
                 "bought": [g for i, g in enumerate(GEMS) if b.bought >> i & 1],

@@ -1,0 +1,150 @@
+"""Single-core speed of the rules engines: random playouts, clones and legal-action generation.
+
+Everything runs in this process on one core (no multiprocessing, by design): the figures are
+what one bot or one environment worker gets. Benchmarks, not timed tests, guard speed, so
+nothing here asserts a time; it only measures and reports.
+
+    >>> from tlatelolco import bench
+    >>> results = bench.run(["grand_bazaar"], seconds=0.05)
+    >>> sorted(results[0])[:3]
+    ['clones_per_s', 'game', 'games_per_s']
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tlatelolco.chance import random_playout
+from tlatelolco.contract import Game, State
+from tlatelolco.registry import list_games, load
+
+MAX_SAMPLES = 64  # mid-game states kept for the clone and legal_actions measurements
+WARM_UP_SECONDS = 0.2  # upper bound; a tenth of the budget when that is smaller
+
+Operation = Callable[[Sequence[State]], None]
+
+
+def run(
+    games: list[str] | None = None,
+    seconds: float = 2.0,
+    players: dict[str, int] | None = None,
+    *,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """Benchmark each game (default: every registered one) and return one dict per game.
+
+    Random playouts run whole games for `seconds` per game; clone and legal_actions are then
+    timed for a quarter of that each, on mid-game states sampled from those playouts.
+    `players` maps a game name to a player count (default: the game's own default).
+    """
+    if seconds <= 0:
+        raise ValueError(f"seconds must be positive, got {seconds!r}")
+    names = list_games() if games is None else list(games)
+    players = dict(players or {})
+    stray = sorted(set(players) - set(names))
+    if stray:
+        raise ValueError(f"player counts given for games not benchmarked: {', '.join(stray)}")
+    return [bench_game(name, seconds, players.get(name), seed=seed) for name in names]
+
+
+def bench_game(
+    name: str, seconds: float = 2.0, num_players: int | None = None, *, seed: int = 0
+) -> dict[str, Any]:
+    """The benchmark figures of one game (see `run`)."""
+    game = load(name) if num_players is None else load(name, num_players=num_players)
+    rng = random.Random(f"tlatelolco-bench:{name}:{seed}")
+
+    warm_up = min(WARM_UP_SECONDS, seconds / 10)
+    _playouts(game, rng, warm_up)
+    moves, played, elapsed, samples = _playouts(game, rng, seconds, MAX_SAMPLES)
+    _per_second(_clone_all, samples, warm_up / 4)
+    _per_second(_legal_all, samples, warm_up / 4)
+
+    return {
+        "game": name,
+        "players": game.num_players(),
+        "moves_per_s": round(moves / elapsed, 1),
+        "games_per_s": round(played / elapsed, 2),
+        "clones_per_s": round(_per_second(_clone_all, samples, seconds / 4), 1),
+        "legal_actions_per_s": round(_per_second(_legal_all, samples, seconds / 4), 1),
+        "mean_length": round(moves / played, 1),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "machine": machine(),
+    }
+
+
+def _playouts(
+    game: Game, rng: random.Random, seconds: float, max_samples: int = 0
+) -> tuple[int, int, float, list[State]]:
+    """Whole random games until `seconds` of playing time have passed (at least one game).
+
+    Returns (moves, games, playing time, sampled mid-game states). Each applied action counts
+    as a move, chance outcomes included. Sampling replays a prefix of a finished game's
+    history, outside the timed part.
+    """
+    moves = played = 0
+    elapsed = 0.0
+    samples: list[State] = []
+    clock = time.perf_counter
+    while elapsed < seconds or played == 0:
+        start = clock()
+        state = game.new_initial_state()
+        moves += random_playout(state, rng)
+        elapsed += clock() - start
+        played += 1
+        if len(samples) < max_samples:
+            history = state.history()
+            if len(history) >= 2:
+                cut = rng.randrange(len(history) // 4, 3 * len(history) // 4 + 1)
+                samples.append(game.replay(history[: min(cut, len(history) - 1)]))
+    return moves, played, elapsed, samples
+
+
+def _clone_all(states: Sequence[State]) -> None:
+    for state in states:
+        state.clone()
+
+
+def _legal_all(states: Sequence[State]) -> None:
+    for state in states:
+        state.legal_actions()
+
+
+def _per_second(operation: Operation, states: Sequence[State], seconds: float) -> float:
+    """Calls per second of `operation` over `states`, repeated for about `seconds`."""
+    if not states:
+        return 0.0
+    clock = time.perf_counter
+    calls = 0
+    start = clock()
+    while True:
+        operation(states)
+        calls += len(states)
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return calls / elapsed
+
+
+def machine() -> str:
+    """The architecture and, where known, the processor model (`x86_64 (AMD EPYC ...)`)."""
+    arch = platform.machine() or "unknown"
+    model = platform.processor()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith(("model name", "Model", "Hardware")):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{arch} ({model})" if model and model != arch else arch
+
+
+def as_json(results: Sequence[Mapping[str, Any]]) -> str:
+    """The results as indented JSON, one object per game."""
+    return json.dumps([dict(r) for r in results], indent=2)

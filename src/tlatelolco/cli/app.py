@@ -1,0 +1,153 @@
+"""The `tlatelolco` commands. Each one parses its arguments and hands over to a small module."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from tlatelolco.cli.common import FAILURE, fail, missing_rules_message, rules_page
+from tlatelolco.cli.play import load_game, run_play, seat_specs
+from tlatelolco.cli.replay import print_all, step_through
+from tlatelolco.records import RecordError, load_record
+from tlatelolco.registry import game_class, list_games
+
+app = typer.Typer(
+    name="tlatelolco",
+    help="Play, replay and study Tlatelolco's board games.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+)
+
+
+@app.command("list")
+def list_command() -> None:
+    """List the registered games."""
+    table = Table(title="Tlatelolco games", title_justify="left", box=box.SIMPLE_HEAD,
+                  pad_edge=False)
+    for column in ("name", "title", "players", "info", "chance", "actions", "version"):
+        table.add_column(column, justify="right" if column == "actions" else "left",
+                         no_wrap=True)
+    for name in list_games():
+        info = game_class(name).info
+        table.add_row(info.name, info.title, f"{info.min_players}–{info.max_players}",
+                      info.information, info.chance, f"{info.num_distinct_actions:,}",
+                      info.version)
+    Console().print(table)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game name (see `tlatelolco list`).")],
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="Number of players (the game's num_players option).")] = None,
+    seat: Annotated[list[str] | None, typer.Option(
+        "--seat", metavar="SEAT=SPEC", help="SEAT=SPEC, e.g. 1=greedy or 0=human; repeat per seat. "
+        "Default: seat 0 human, others greedy (random where a game has no greedy bot).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for chance and bots.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="KEY=VALUE",
+        help="A game option, e.g. num_players=4; repeat as needed.")] = None,
+    record: Annotated[Path | None, typer.Option(
+        help="Where to save the record (default: records/GAME-TIME-SEED.json).")] = None,
+) -> None:
+    """Play a game in the terminal against bots (or watch bots play)."""
+    loaded = load_game(game, option or [], players)
+    specs = seat_specs(loaded, seat or [])
+    run_play(loaded, specs, seed, record, Console(), echo=not sys.stdin.isatty())
+
+
+@app.command()
+def replay(
+    record: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    all_moves: Annotated[bool, typer.Option(
+        "--all", help="Print every move and the final board instead of stepping.")] = False,
+    seat: Annotated[int, typer.Option(help="Show the board as this seat saw it.")] = 0,
+) -> None:
+    """Step through a saved game (printed whole with --all or when input is not a terminal)."""
+    try:
+        saved, final = load_record(record)
+    except RecordError as err:
+        message = str(err)
+        fail(message if str(record) in message else f"{record}: {message}", FAILURE)
+    loaded = final.get_game()
+    if not 0 <= seat < loaded.num_players():
+        fail(f"--seat {seat} is out of range; this game has seats 0 to "
+             f"{loaded.num_players() - 1}")
+    console = Console()
+    if all_moves or not sys.stdin.isatty():
+        print_all(console, saved, loaded, seat)
+    else:
+        step_through(console, console.input, saved, loaded, seat)
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="Game name.")]) -> None:
+    """Show a game's rules page."""
+    try:
+        game_class(game)
+    except ValueError as err:
+        fail(str(err))
+    page = rules_page(game)
+    if page is None:
+        fail(missing_rules_message(game), FAILURE)
+    Console().print(Markdown(page))
+
+
+def rate(value: Any, digits: int = 0) -> str:
+    return f"{value:,.{digits}f}" if isinstance(value, int | float) else str(value)
+
+
+@app.command()
+def bench(
+    game: Annotated[list[str] | None, typer.Option(
+        "--game", "-g", metavar="GAME", help="Game to measure; repeat as needed (default: all)."
+    )] = None,
+    seconds: Annotated[float, typer.Option(help="Time spent on each game.")] = 2.0,
+    json_path: Annotated[Path | None, typer.Option(
+        "--json", metavar="PATH", help="Also write the measurements to this JSON file.")] = None,
+) -> None:
+    """Measure how fast each engine plays random games."""
+    for name in game or []:
+        try:
+            game_class(name)
+        except ValueError as err:
+            fail(str(err))
+    if seconds <= 0:
+        fail(f"--seconds {seconds}: give a positive number of seconds")
+    try:
+        bench_module = importlib.import_module("tlatelolco.bench")
+    except ModuleNotFoundError as err:
+        if err.name != "tlatelolco.bench":
+            raise
+        fail("benchmarks are not available: tlatelolco.bench is not installed yet", FAILURE)
+    rows: list[dict[str, Any]] = bench_module.run(game or None, seconds)
+    table = Table(title=f"Engine speed ({seconds:g} s per game)", title_justify="left")
+    columns = [("game", "game", None), ("players", "players", None),
+               ("moves/s", "moves_per_s", 0), ("games/s", "games_per_s", 1),
+               ("clones/s", "clones_per_s", 0), ("mean length", "mean_length", 1)]
+    for title, _, digits in columns:
+        table.add_column(title, justify="left" if digits is None else "right")
+    for row in rows:
+        table.add_row(*(str(row.get(key, "?")) if digits is None else rate(row.get(key, "?"),
+                                                                             digits)
+                        for _, key, digits in columns))
+    Console().print(table)
+    if json_path is not None:
+        try:
+            json_path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        except OSError as err:
+            fail(f"cannot write {json_path}: {err}", FAILURE)
+        Console().print(f"Measurements written to {json_path}", markup=False)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,90 @@
+"""What several commands share: error exits, move log lines, results and the rules page."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from tlatelolco.cli.boards import chance_label
+from tlatelolco.contract import State
+
+USAGE_ERROR = 2  # bad game, option or seat: the same code Typer uses for a bad command line
+FAILURE = 1  # a command that could not do its work (corrupt record, missing page)
+
+
+def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
+    """A red one-line error on stderr and a clean exit: people need the reason, not a traceback."""
+    Console(stderr=True, soft_wrap=True).print(Text(f"error: {message}", style="bold red"))
+    raise typer.Exit(code)
+
+
+def seat_name(seat: int, players: list[str]) -> str:
+    return f"seat {seat} ({players[seat]})" if seat < len(players) else f"seat {seat}"
+
+
+def move_text(before: State, action: int, players: list[str]) -> str:
+    """Who did what, e.g. `seat 0 (human): buy ruby` or `price card: reveal +1 -1 0`.
+
+    Notation is taken from the state before the move because in some games it depends on the
+    position. In an imperfect-information game a chance outcome may be private, so it is hidden.
+    """
+    actor = before.current_player()
+    game = before.get_game()
+    if actor < 0:
+        what = ("(hidden)" if game.info.information == "imperfect"
+                else before.action_to_string(action))
+        return f"{chance_label(game.info.name)}: {what}"
+    return f"{seat_name(actor, players)}: {before.action_to_string(action)}"
+
+
+def move_line(before: State, action: int, players: list[str]) -> str:
+    """A numbered log line, e.g. `   12. seat 0 (human): buy ruby`."""
+    return f"{before.move_number() + 1:>5}. {move_text(before, action, players)}"
+
+
+def winners(state: State) -> list[int]:
+    """Seats with the best return (ties share the victory)."""
+    returns = state.returns()
+    best = max(returns)
+    return [seat for seat, r in enumerate(returns) if r == best and r > 0]
+
+
+def print_result(console: Console, state: State, players: list[str]) -> None:
+    """Final scores and the winner or winners of a finished game."""
+    table = Table(title="Final scores", title_justify="left")
+    table.add_column("seat", justify="right")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    table.add_column("return", justify="right")
+    scores, returns, won = state.scores(), state.returns(), winners(state)
+    for seat in range(len(scores)):
+        style = "bold green" if seat in won else ""
+        table.add_row(str(seat), players[seat] if seat < len(players) else "?",
+                      f"{scores[seat]:g}", f"{returns[seat]:.3g}", style=style)
+    console.print(table)
+    names = ", ".join(seat_name(s, players) for s in won)
+    if len(won) == 1:
+        console.print(Text(f"Winner: {names}", style="bold green"))
+    elif won:
+        console.print(Text(f"Shared victory: {names}", style="bold green"))
+    else:
+        console.print(Text("Nobody won.", style="bold"))
+
+
+def rules_page(game_name: str) -> str | None:
+    """The project's rules page for a game (package data), or None if it is not shipped yet."""
+    page = resources.files("tlatelolco") / "docs" / f"{game_name}.md"
+    try:
+        return page.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def missing_rules_message(game_name: str) -> str:
+    return (f"no rules page for {game_name} yet: tlatelolco/docs/{game_name}.md is not "
+            f"installed")

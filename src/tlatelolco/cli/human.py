@@ -1,0 +1,124 @@
+"""A person at the terminal, seated like any bot so the match runner treats every seat alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.text import Text
+
+from tlatelolco.bots.base import Bot
+from tlatelolco.cli.boards import render_board
+from tlatelolco.cli.common import missing_rules_message, rules_page
+from tlatelolco.contract import Game, State
+
+Reader = Callable[[str], str]
+
+HELP = (
+    "Type the number of a move from the list, or its notation (e.g. `{example}`). "
+    "Short forms work too: {aliases}.\n"
+    "Commands: help (this text), board (the board and moves again), log (the moves so far), "
+    "rules (the rules page), quit (save the unfinished game and stop)."
+)
+
+
+class QuitGame(Exception):
+    """The person asked to stop; the caller saves the unfinished record."""
+
+
+class HumanSeat(Bot):
+    """Shows the seat's own observation and asks for a move until one is legal.
+
+    Only `state.observation(self.seat)` is drawn, so a person sees what the seat may know and no
+    more. Nothing is applied here: the runner applies the returned action to the real state.
+    """
+
+    name = "human"
+
+    def __init__(self, game: Game, seat: int, seed: int | str | None = None, *,
+                 console: Console | None = None, read: Reader | None = None,
+                 log: Sequence[str] = (), echo: bool = False) -> None:
+        super().__init__(game, seat, seed)
+        self.console = console or Console()
+        self.read = read or self.console.input
+        self.log = log  # the match's log lines, shared with whoever writes them
+        self.echo = echo  # repeat what was read when input is piped, so transcripts read well
+
+    def step(self, state: State) -> int:
+        self.show(state)
+        while True:
+            line = self.ask()
+            command = line.strip().lower()
+            if not command:
+                continue
+            if command in ("quit", "exit", "q"):
+                raise QuitGame
+            if command in ("help", "h", "?"):
+                self.console.print(self.help_text(state))
+            elif command == "board":
+                self.show(state)
+            elif command == "log":
+                self.show_log()
+            elif command == "rules":
+                page = rules_page(self.game.info.name)
+                self.console.print(Markdown(page) if page is not None
+                                   else Text(missing_rules_message(self.game.info.name)))
+            else:
+                action = self.parse(state, line.strip())
+                if action is not None:
+                    return action
+
+    def ask(self) -> str:
+        try:
+            line = self.read(f"seat {self.seat}> ")
+        except EOFError:
+            self.console.print(Text("(end of input)", style="dim"))
+            raise QuitGame from None
+        if self.echo:
+            self.console.print(line, markup=False, highlight=False)
+        return line
+
+    def parse(self, state: State, text: str) -> int | None:
+        """The chosen legal action, or None after saying what is wrong."""
+        legal = state.legal_actions()
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            self.error(f"there is no move {number}; choose 1 to {len(legal)} "
+                       "or type a move (help lists the commands)")
+            return None
+        try:
+            return state.string_to_action(text)
+        except ValueError as err:  # IllegalActionError says what is wrong and what is legal
+            self.error(str(err))
+            return None
+
+    def error(self, message: str) -> None:
+        self.console.print(Text(message, style="red"))
+
+    def show(self, state: State) -> None:
+        self.console.print(render_board(self.game.info.name, state.observation(self.seat),
+                                        self.seat))
+        moves = [Text.assemble((f"{i:>2}", "bold cyan"), " ", state.action_to_string(a))
+                 for i, a in enumerate(state.legal_actions(), 1)]
+        self.console.print(Text(f"Your moves, seat {self.seat}:", style="bold"))
+        self.console.print(Columns(moves, padding=(0, 3)))
+
+    def show_log(self) -> None:
+        if not self.log:
+            self.console.print(Text("(no moves yet)", style="dim"))
+        for line in self.log:
+            self.console.print(line, markup=False, highlight=False)
+
+    def help_text(self, state: State) -> Text:
+        legal = state.legal_actions()
+        aliases = [f"{alias} = {state.action_to_string(a)}"
+                   for a in legal for alias in state.action_aliases(a)[:1]]
+        example = state.action_to_string(legal[0]) if legal else "?"
+        return Text(HELP.format(example=example, aliases="; ".join(aliases) or "none"))
+
+
+__all__ = ["HumanSeat", "QuitGame"]

@@ -1,0 +1,5 @@
+"""Testing tools shipped with the library: the conformance suite and golden playthroughs."""
+
+from tlatelolco.testing.conformance import ConformanceError, Report, check_game
+
+__all__ = ["ConformanceError", "Report", "check_game"]

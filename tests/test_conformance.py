@@ -1,0 +1,73 @@
+"""Every registered game, at every allowed player count, passes the conformance suite."""
+
+from __future__ import annotations
+
+import pytest
+
+from tlatelolco.contract import State
+from tlatelolco.games.grand_bazaar import GrandBazaarGame, GrandBazaarState
+from tlatelolco.testing import ConformanceError, check_game
+from tlatelolco.testing.golden import configurations
+
+GAMES_PER_CONFIGURATION = 200
+SHARDS = 2  # each configuration runs as two test cases so that xdist spreads the load
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+@pytest.mark.parametrize("game", configurations(), ids=repr)
+def test_conformance(game: GrandBazaarGame, shard: int) -> None:
+    report = check_game(game, games=GAMES_PER_CONFIGURATION // SHARDS, seed=shard)
+    assert report.games == GAMES_PER_CONFIGURATION // SHARDS
+    assert max(report.lengths) <= game.max_game_length()
+
+
+# --- the suite itself must catch broken games -----------------------------------------------
+
+
+class SharedCloneState(GrandBazaarState):
+    """A clone that shares its lists with the original: a classic engine bug."""
+
+    __slots__ = ()
+
+    def clone(self) -> State:
+        new = super().clone()
+        new._b = self._b  # type: ignore[attr-defined]
+        return new
+
+
+class MutatingRejectState(GrandBazaarState):
+    """Rejects illegal actions only after half-applying them."""
+
+    __slots__ = ()
+
+    def illegal_reason(self, action: int) -> str | None:
+        reason = super().illegal_reason(action)
+        if reason is not None:
+            self._history.append(-99)
+        return reason
+
+
+class UnsortedLegalState(GrandBazaarState):
+    __slots__ = ()
+
+    def legal_actions(self) -> list[int]:
+        return sorted(super().legal_actions(), reverse=True)
+
+
+def _broken_game(state_class: type[GrandBazaarState]) -> GrandBazaarGame:
+    class Broken(GrandBazaarGame):
+        def new_initial_state(self) -> GrandBazaarState:
+            return state_class(self)
+
+    return Broken(num_players=2)
+
+
+@pytest.mark.parametrize("state_class, check", [
+    (SharedCloneState, "clone"),
+    (MutatingRejectState, "illegal_action"),
+    (UnsortedLegalState, "legal_actions"),
+])
+def test_conformance_catches_broken_games(state_class: type[GrandBazaarState], check: str
+                                          ) -> None:
+    with pytest.raises(ConformanceError, match=rf"seed \d+, step \d+: \[{check}\]"):
+        check_game(_broken_game(state_class), games=2, seed=0)
