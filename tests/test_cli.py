@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -189,16 +188,13 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], words: list[str]) ->
 
 
 def test_rules_page() -> None:
-    if rules_page("grand_bazaar") is None:
-        pytest.skip("src/tlatelolco/docs/grand_bazaar.md is not written yet")
+    assert rules_page("grand_bazaar") is not None
     result = invoke("rules", "grand_bazaar")
     assert result.exit_code == 0, result.output
     assert "Grand Bazaar" in result.output
     assert "GB-4" in result.output
 
 
-@pytest.mark.skipif(importlib.util.find_spec("tlatelolco.bench") is None,
-                    reason="tlatelolco.bench is not written yet")
 def test_bench_prints_a_table_and_writes_json(tmp_path: Path) -> None:
     path = tmp_path / "bench.json"
     result = invoke("bench", "--game", "grand_bazaar", "--seconds", "0.05", "--json", str(path))

@@ -10,13 +10,14 @@ from tlatelolco.testing import ConformanceError, check_game
 from tlatelolco.testing.golden import configurations
 
 GAMES_PER_CONFIGURATION = 200
-SHARDS = 2  # each configuration runs as two test cases so that xdist spreads the load
+SHARDS = 4  # each configuration runs as several test cases so that xdist spreads the load
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
 @pytest.mark.parametrize("game", configurations(), ids=repr)
 def test_conformance(game: GrandBazaarGame, shard: int) -> None:
-    report = check_game(game, games=GAMES_PER_CONFIGURATION // SHARDS, seed=shard)
+    report = check_game(game, games=GAMES_PER_CONFIGURATION // SHARDS, seed=shard,
+                        thorough_every=10)
     assert report.games == GAMES_PER_CONFIGURATION // SHARDS
     assert max(report.lengths) <= game.max_game_length()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -123,17 +122,14 @@ def bench(
             fail(str(err))
     if seconds <= 0:
         fail(f"--seconds {seconds}: give a positive number of seconds")
-    try:
-        bench_module = importlib.import_module("tlatelolco.bench")
-    except ModuleNotFoundError as err:
-        if err.name != "tlatelolco.bench":
-            raise
-        fail("benchmarks are not available: tlatelolco.bench is not installed yet", FAILURE)
-    rows: list[dict[str, Any]] = bench_module.run(game or None, seconds)
+    from tlatelolco import bench as engine_bench  # imported here: only this command needs it
+
+    rows = engine_bench.run(game or None, seconds)
     table = Table(title=f"Engine speed ({seconds:g} s per game)", title_justify="left")
     columns = [("game", "game", None), ("players", "players", None),
                ("moves/s", "moves_per_s", 0), ("games/s", "games_per_s", 1),
-               ("clones/s", "clones_per_s", 0), ("mean length", "mean_length", 1)]
+               ("clones/s", "clones_per_s", 0), ("legal_actions/s", "legal_actions_per_s", 0),
+               ("mean length", "mean_length", 1)]
     for title, _, digits in columns:
         table.add_column(title, justify="left" if digits is None else "right")
     for row in rows:

@@ -7,6 +7,8 @@ sapphire, ruby and emerald.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 GEMS = ("sapphire", "ruby", "emerald")
 NUM_GEMS = 3
 
@@ -38,3 +40,9 @@ CARD_TEXT: tuple[str, ...] = tuple(
 
 def card_text(card: int) -> str:
     return CARD_TEXT[card]
+
+
+@lru_cache(maxsize=512)
+def deck_text(deck: int) -> tuple[str, ...]:
+    """The texts of the face-down cards of a deck bitmask (views ask for this at every step)."""
+    return tuple(CARD_TEXT[c] for c in range(NUM_CARDS) if deck >> c & 1)

@@ -19,6 +19,7 @@ from tlatelolco.games.grand_bazaar.cards import (
     ROUNDS,
     SELL,
     card_text,
+    deck_text,
 )
 
 
@@ -151,7 +152,7 @@ class GrandBazaarState(State):
                 for seat in range(b.num_players)
             ],
             "last_card": card_text(b.last_card) if b.last_card >= 0 else None,
-            "price_cards_left": [card_text(c) for c in rules.price_cards_left(b)],
+            "price_cards_left": list(deck_text(b.deck)),
             "this_turn": {
                 "bought": [g for i, g in enumerate(GEMS) if b.bought >> i & 1],
                 "sold": [g for i, g in enumerate(GEMS) if b.sold >> i & 1],
