@@ -17,7 +17,7 @@ from tlatelolco.cli.common import FAILURE, fail, missing_rules_message, rules_pa
 from tlatelolco.cli.play import load_game, run_play, seat_specs
 from tlatelolco.cli.replay import print_all, step_through
 from tlatelolco.records import RecordError, load_record
-from tlatelolco.registry import game_class, list_games
+from tlatelolco.registry import game_class, list_games, load
 
 app = typer.Typer(
     name="tlatelolco",
@@ -111,6 +111,9 @@ def bench(
         "--game", "-g", metavar="GAME", help="Game to measure; repeat as needed (default: all)."
     )] = None,
     seconds: Annotated[float, typer.Option(help="Time spent on each game.")] = 2.0,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="Player count for every measured game (default: each game's "
+        "default).")] = None,
     json_path: Annotated[Path | None, typer.Option(
         "--json", metavar="PATH", help="Also write the measurements to this JSON file.")] = None,
 ) -> None:
@@ -124,12 +127,20 @@ def bench(
         fail(f"--seconds {seconds}: give a positive number of seconds")
     from tlatelolco import bench as engine_bench  # imported here: only this command needs it
 
-    rows = engine_bench.run(game or None, seconds)
+    names = game or list_games()
+    if players is not None:
+        for name in names:
+            try:
+                load(name, num_players=players)
+            except ValueError as err:
+                fail(str(err))
+    counts = None if players is None else dict.fromkeys(names, players)
+    rows = engine_bench.run(names, seconds, counts)
     table = Table(title=f"Engine speed ({seconds:g} s per game)", title_justify="left")
     columns = [("game", "game", None), ("players", "players", None),
                ("moves/s", "moves_per_s", 0), ("games/s", "games_per_s", 1),
-               ("clones/s", "clones_per_s", 0), ("legal_actions/s", "legal_actions_per_s", 0),
-               ("mean length", "mean_length", 1)]
+               ("clones/s", "clones_per_s", 0), ("legal/s", "legal_actions_per_s", 0),
+               ("length", "mean_length", 1)]
     for title, _, digits in columns:
         table.add_column(title, justify="left" if digits is None else "right")
     for row in rows:
