@@ -130,3 +130,11 @@ def test_returns_and_scores_at_terminal() -> None:
     best = max(state.scores())
     assert all((r > 0) == (s == best) for r, s in zip(state.returns(), state.scores(),
                                                         strict=True))
+
+
+@pytest.mark.parametrize("seat", [-1, 3, "0", None])
+def test_views_of_a_seat_that_does_not_exist_are_refused(seat: object) -> None:
+    state = tlatelolco.load("grand_bazaar").new_initial_state()
+    for view in (state.observation, state.information_state_string):
+        with pytest.raises(ValueError, match=r"seat .* does not exist; .* has seats 0 to 2"):
+            view(seat)  # type: ignore[arg-type]

@@ -231,6 +231,13 @@ class State:
     def history(self) -> list[int]:
         return list(self._history)
 
+    def check_seat(self, player: int) -> None:
+        """Raise `ValueError` unless `player` is a seat of this game (views are per seat)."""
+        n = self._game.num_players()
+        if type(player) is not int or not 0 <= player < n:
+            raise ValueError(f"seat {player!r} does not exist; {self._game!r} has seats 0 to "
+                             f"{n - 1}")
+
     def move_number(self) -> int:
         return len(self._history)
 

@@ -50,7 +50,6 @@ def seat_specs(game: Game, seats: list[str]) -> list[str]:
     allowed = ", ".join([HUMAN, *bot_names(game)])
     default = "greedy" if "greedy" in bot_names(game) else "random"
     specs = [HUMAN] + [default] * (n - 1)
-    explicit: set[int] = set()
     for key, spec in split_pairs(seats, "--seat", "1=greedy"):
         if not key.isdigit():
             fail(f"--seat {key}={spec}: the seat must be a number from 0 to {n - 1}")
@@ -59,7 +58,6 @@ def seat_specs(game: Game, seats: list[str]) -> list[str]:
             fail(f"--seat {key}={spec}: seat {seat} is out of range; {game.info.name} with "
                  f"{n} players has seats 0 to {n - 1}")
         specs[seat] = spec
-        explicit.add(seat)
     for seat, spec in enumerate(specs):
         if spec == HUMAN:
             continue
@@ -70,10 +68,7 @@ def seat_specs(game: Game, seats: list[str]) -> list[str]:
             fail(f"--seat {seat}={spec}: unknown player {name!r}; allowed: {allowed}")
         try:
             make_bot(spec, game, seat, 0)  # only to check the spec before the game starts
-        except (ValueError, ImportError) as err:
-            if seat not in explicit and spec != "random":
-                specs[seat] = "random"  # the default bot is not installed: fall back quietly
-                continue
+        except ValueError as err:
             fail(f"--seat {seat}={spec}: {err}")
     return specs
 

@@ -204,6 +204,15 @@ class _Checker:
                             "resample_from_infostate",
                             "the mover's legal actions differ after resampling")
 
+    def check_bad_seat_refused(self, state: State) -> None:
+        for view in (state.observation, state.information_state_string):
+            try:
+                view(self.n)
+            except ValueError:
+                continue
+            raise self.fail("observation", f"{view.__name__}({self.n}) of a seat that does not "
+                            "exist did not raise ValueError")
+
     def check_replay(self, state: State) -> None:
         replayed = self.game.replay(state.history())
         self.expect(replayed == state, "replay", "replay(history) differs from the state")
@@ -225,6 +234,7 @@ class _Checker:
         state = self.game.new_initial_state()
         replay_at = self.rng.randrange(1, 40)
         try:
+            self.check_bad_seat_refused(state)
             while True:
                 self.check_state(state, thorough=self.step % thorough_every == 0)
                 if self.step == replay_at:

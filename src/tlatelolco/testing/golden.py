@@ -35,11 +35,12 @@ def playthrough(game: Game, seed: int = GOLDEN_SEED) -> str:
     lines = [json.dumps({"game": game.info.name, "options": dict(game.options), "seed": seed})]
     lines += _views(game.new_initial_state(), n)
 
+    before = game.new_initial_state()  # trails the match by one action, for the notation
+
     def log(state: State, action: int, actor: int) -> None:
-        # The action is already applied; its string is read off a replay of the prior state.
-        before = game.replay(state.history()[:-1])
         lines.append(f"{len(state.history())} actor {actor} action {action}: "
                      f"{before.action_to_string(action)}")
+        before.apply_action(action)
         lines.extend(_views(state, n))
 
     record = play_match(game, ["random"] * n, seed=seed, on_action=log)

@@ -136,6 +136,7 @@ class GrandBazaarState(State):
 
     def observation(self, player: int) -> dict[str, Any]:
         """Everything is public (GB-6): every seat gets the same view."""
+        self.check_seat(player)
         b = self._b
         view: dict[str, Any] = {
             "game": "grand_bazaar",
@@ -165,10 +166,12 @@ class GrandBazaarState(State):
 
     def information_state_string(self, player: int) -> str:
         # Everything public: the whole history is what every seat knows.
+        self.check_seat(player)
         return f"p{player}:" + ",".join(map(str, self._history))
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> GrandBazaarState:
         # No hidden state: the deck order is not decided until a card is revealed (chance node).
+        self.check_seat(player)
         return self.clone()
 
     def _key(self) -> tuple[Any, ...]:
