@@ -22,6 +22,16 @@ def test_conformance(game: GrandBazaarGame, shard: int) -> None:
     assert max(report.lengths) <= game.max_game_length()
 
 
+@pytest.mark.parametrize("name, options", [
+    ("aztec_market", {"num_players": 2, "setup": "random"}),
+    ("aztec_market", {"num_players": 4, "setup": "random", "luck": False, "removed": 8}),
+    ("aztec_market", {"num_players": 3, "removed": 76}),
+    ("aztec_market", {"num_players": 2, "removed": 0, "luck": False}),
+], ids=repr)
+def test_conformance_with_options(name: str, options: dict[str, object]) -> None:
+    check_game(name, games=20, seed=7, thorough_every=10, **options)
+
+
 # --- the suite itself must catch broken games -----------------------------------------------
 
 

@@ -46,7 +46,10 @@ class Option:
     def coerce(self, game: str, value: Any) -> Any:
         """The option's value, converted from text where needed (the CLI passes strings)."""
         kind = type(self.default)
-        if isinstance(value, str) and kind is not str:
+        if isinstance(value, str) and kind is bool:
+            words = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+            value = words.get(value.strip().lower(), value)
+        elif isinstance(value, str) and kind is not str:
             try:
                 value = kind(value)
             except ValueError:
@@ -78,7 +81,7 @@ class GameInfo:
     max_players: int
     chance: str  # "explicit": shuffles and draws are chance nodes; "none": deterministic
     information: str  # "perfect" or "imperfect"
-    utility: str  # "constant_sum": returns always sum to 1
+    utility: str  # "constant_sum": the sides' returns (see Game.teams) sum to 1 at the end
     min_utility: float
     max_utility: float
     num_distinct_actions: int
@@ -127,6 +130,10 @@ class Game:
 
     def num_distinct_actions(self) -> int:
         return self.info.num_distinct_actions
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The sides that win or lose together; by default every seat plays alone."""
+        return tuple((seat,) for seat in range(self.num_players()))
 
     def max_game_length(self) -> int:
         raise NotImplementedError

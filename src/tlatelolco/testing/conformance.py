@@ -95,9 +95,13 @@ class _Checker:
         self.expect(all(info.min_utility - EPS <= r <= info.max_utility + EPS for r in returns),
                     "returns", f"returns {returns} outside [{info.min_utility}, "
                     f"{info.max_utility}]")
+        teams = self.game.teams()
+        self.expect(all(returns[seat] == returns[team[0]] for team in teams for seat in team),
+                    "returns", f"partners have different returns: {returns}")
         if state.is_terminal() and info.utility == "constant_sum":
-            self.expect(abs(sum(returns) - 1.0) < 1e-6, "returns",
-                        f"terminal returns {returns} do not sum to 1")
+            total = sum(returns[team[0]] for team in teams)
+            self.expect(abs(total - 1.0) < 1e-6, "returns",
+                        f"terminal returns {returns} do not sum to 1 over the sides {teams}")
         self.expect(len(state.scores()) == self.n, "scores", "scores() has the wrong length")
 
     def check_chance(self, state: State) -> None:
