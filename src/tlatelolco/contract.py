@@ -257,9 +257,15 @@ class State:
         self._history.append(action)
 
     def _illegal_message(self, action: Any, reason: str) -> str:
-        name = self._describe(action)
-        legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
-        return f"{name} is not legal: {reason}. Legal now: {legal or 'nothing (game over)'}"
+        return f"{self._describe(action)} is not legal: {reason}. Legal now: {self._legal_text()}"
+
+    def _legal_text(self, most: int = 24) -> str:
+        """The legal moves for an error message; a long list is cut short."""
+        legal = self.legal_actions()
+        if not legal:
+            return "nothing (game over)"
+        shown = ", ".join(self.action_to_string(a) for a in legal[:most])
+        return shown + (f", … ({len(legal) - most} more)" if len(legal) > most else "")
 
     def _describe(self, action: Any) -> str:
         n = self._game.num_distinct_actions()
@@ -278,11 +284,10 @@ class State:
             if wanted in self._spellings(action):
                 reason = self.illegal_reason(action)
                 raise IllegalActionError(
-                    f"'{text}' is not legal now: {reason}. Legal now: "
-                    + ", ".join(self.action_to_string(a) for a in legal), action)
+                    f"'{text}' is not legal now: {reason}. Legal now: {self._legal_text()}",
+                    action)
         raise IllegalActionError(
-            f"'{text}' is not a move of {self._game.info.title}. Legal now: "
-            + (", ".join(self.action_to_string(a) for a in legal) or "nothing (game over)"))
+            f"'{text}' is not a move of {self._game.info.title}. Legal now: {self._legal_text()}")
 
     def _spellings(self, action: int) -> set[str]:
         names = (self.action_to_string(action), *self.action_aliases(action))

@@ -67,11 +67,12 @@ def print_result(console: Console, state: State, players: list[str]) -> None:
         table.add_row(str(seat), players[seat] if seat < len(players) else "?",
                       f"{scores[seat]:g}", f"{returns[seat]:.3g}", style=style)
     console.print(table)
-    names = ", ".join(seat_name(s, players) for s in won)
-    if len(won) == 1:
-        console.print(Text(f"Winner: {names}", style="bold green"))
-    elif won:
-        console.print(Text(f"Shared victory: {names}", style="bold green"))
+    sides = [team for team in state.get_game().teams() if team[0] in won]
+    names = [" and ".join(seat_name(s, players) for s in team) for team in sides]
+    if len(names) == 1:
+        console.print(Text(f"Winner: {names[0]}", style="bold green"))
+    elif names:
+        console.print(Text(f"Shared victory: {'; '.join(names)}", style="bold green"))
     else:
         console.print(Text("Nobody won.", style="bold"))
 

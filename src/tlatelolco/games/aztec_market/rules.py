@@ -164,6 +164,7 @@ def to_move(m: Market) -> int:
 
 def end_turn(m: Market) -> None:
     """AM-7: after the last seat's turn with the bag empty the game is over."""
+    m.bought = m.last_errand = False
     if m.bag() == 0 and m.player == m.num_players - 1:
         m.phase = OVER
         return

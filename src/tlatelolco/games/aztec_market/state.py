@@ -235,6 +235,11 @@ class AztecMarketState(State):
                     f"move {SQUARE_NAMES[square]} pay {BUYER_NAMES[seat][buyer]}")
         if action == END_TURN:
             return ("end",)
+        if action < MOVE:
+            kind, square = divmod(action - PLACE, SQUARES)
+            tile, at = TILE_NAMES[kind], SQUARE_NAMES[square]
+            short = tile.removesuffix(" vendor")
+            return (f"{tile} at {at}", f"{tile} {at}", f"{short} {at}")
         return ()
 
     def action_to_dict(self, action: int) -> dict[str, Any]:
@@ -287,6 +292,8 @@ class AztecMarketState(State):
             "game": "aztec_market",
             "phase": PHASE_NAMES[m.phase],
             "to_move": self.current_player(),
+            "turn_of": m.player,  # whose turn it is, also while the bag is drawn from
+            "tiles_to_place": {TILE_NAMES[k]: n for k, n in enumerate(rules.tiles_left(m)) if n},
             "market": {SQUARE_NAMES[s]: None if t == HOLE else TILE_NAMES[t]
                        for s, t in enumerate(m.layout)},
             "hole": SQUARE_NAMES[m.hole] if m.hole >= 0 else None,
