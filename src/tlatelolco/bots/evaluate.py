@@ -23,21 +23,23 @@ def head_to_head(game: str, bot_a: str, bot_b: str, games: int, seed: int,
                  num_players: int = 2) -> dict[str, Any]:
     """Play `games` matches of `bot_a` against `bot_b` in the other seats; `bot_a`'s win share.
 
-    `bot_a` sits in seat `i % num_players` in game `i`, so every seat's advantage or handicap is
-    shared out evenly. A game scores `bot_a`'s return (1 for a win, 1/k for a k-way shared win,
-    0 for a loss), so an even match of n players scores 1/n (`fair_share`). Each game has its own
-    seed drawn from `seed`, making the games independent and the whole run reproducible.
+    `bot_a` takes side `i % sides` in game `i` (in a team game every seat of that side), so every
+    seat's advantage or handicap is shared out evenly. A game scores `bot_a`'s return (1 for a
+    win, 1/k for a k-way shared win, 0 for a loss), so an even match of k sides scores 1/k
+    (`fair_share`). Each game has its own seed drawn from `seed`, making the games independent
+    and the whole run reproducible.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     loaded = load(game, num_players=num_players)
+    sides = loaded.teams()
     seeds = random.Random(f"head_to_head:{seed}")
     by_seat = [[0.0, 0] for _ in range(num_players)]  # per seat of bot_a: total return, games
     total = 0.0
     for index in range(games):
-        seat = index % num_players
-        bots = [bot_b] * num_players
-        bots[seat] = bot_a
+        side = sides[index % len(sides)]
+        seat = side[0]
+        bots = [bot_a if s in side else bot_b for s in range(num_players)]
         record = play_match(loaded, bots, seed=seeds.getrandbits(63))
         result = float(record["result"]["returns"][seat])
         total += result
@@ -54,7 +56,7 @@ def head_to_head(game: str, bot_a: str, bot_b: str, games: int, seed: int,
         "seed": seed,
         "win_share": share,
         "ci95": [low, high],
-        "fair_share": 1.0 / num_players,
+        "fair_share": 1.0 / len(sides),
         "by_seat": [s / n if n else None for s, n in by_seat],
     }
 
