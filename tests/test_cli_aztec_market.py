@@ -241,3 +241,15 @@ def test_human_seat_builds_the_market_and_finishes(tmp_path: Path) -> None:
     assert state.is_terminal()
     assert record["players"] == ["human", "random"]
     assert record["history"][0] == state.get_game().new_initial_state().legal_actions()[0]
+
+
+def test_a_long_list_of_moves_is_cut_short_and_moves_lists_them_all(tmp_path: Path) -> None:
+    answers = ["moves", "quit"]
+    result = invoke("play", "aztec_market", "--players", "2", "--seat", "1=random", "--seed", "4",
+                    "--record", str(tmp_path / "game.json"), input="\n".join(answers) + "\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    first_listing, _, after_moves = out.partition("seat 0> moves")
+    assert "… and 120 more" in first_listing
+    assert "place king at D4" not in first_listing  # the 160th move is not in the short list
+    assert "place king at D4" in after_moves

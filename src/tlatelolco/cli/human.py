@@ -15,12 +15,13 @@ from tlatelolco.cli.common import missing_rules_message, rules_page
 from tlatelolco.contract import Game, State
 
 Reader = Callable[[str], str]
+MOST_LISTED = 40  # longer lists of legal moves are cut short (the rest by `moves`)
 
 HELP = (
     "Type the number of a move from the list, or its notation (e.g. `{example}`). "
     "Short forms work too: {aliases}.\n"
-    "Commands: help (this text), board (the board and moves again), log (the moves so far), "
-    "rules (the rules page), quit (save the unfinished game and stop)."
+    "Commands: help (this text), board (the board and moves again), moves (every legal move), "
+    "log (the moves so far), rules (the rules page), quit (save the unfinished game and stop)."
 )
 
 
@@ -59,6 +60,8 @@ class HumanSeat(Bot):
                 self.console.print(self.help_text(state))
             elif command == "board":
                 self.show(state)
+            elif command == "moves":
+                self.show_moves(state)
             elif command == "log":
                 self.show_log()
             elif command == "rules":
@@ -102,10 +105,19 @@ class HumanSeat(Bot):
     def show(self, state: State) -> None:
         self.console.print(render_board(self.game.info.name, state.observation(self.seat),
                                         self.seat))
+        self.show_moves(state, MOST_LISTED)
+
+    def show_moves(self, state: State, most: int | None = None) -> None:
+        """The numbered legal moves; a long list (building a market: 160) is cut short."""
+        legal = state.legal_actions()
+        listed = legal if most is None else legal[:most]
         moves = [Text.assemble((f"{i:>2}", "bold cyan"), " ", state.action_to_string(a))
-                 for i, a in enumerate(state.legal_actions(), 1)]
+                 for i, a in enumerate(listed, 1)]
         self.console.print(Text(f"Your moves, seat {self.seat}:", style="bold"))
         self.console.print(Columns(moves, padding=(0, 3)))
+        if len(listed) < len(legal):
+            self.console.print(Text(f"… and {len(legal) - len(listed)} more: type a move in "
+                                    "full, or `moves` to list them all", style="dim"))
 
     def show_log(self) -> None:
         if not self.log:
