@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 CHANCE = -1
 TERMINAL = -4
+LARGE_ACTION_SPACE = 5000  # beyond this a game parses its notation instead of listing spellings
 
 
 class IllegalActionError(ValueError):
@@ -276,18 +277,35 @@ class State:
     def string_to_action(self, text: str) -> int:
         """The legal action whose notation is `text` (case and spacing are forgiven)."""
         wanted = normalise(text)
-        legal = self.legal_actions()
-        for action in legal:
-            if wanted in self._spellings(action):
+        if self._game.num_distinct_actions() > LARGE_ACTION_SPACE:
+            action = self.parse_action(wanted)  # a real parser: no scan of the legal moves
+        else:
+            action = next((a for a in self.legal_actions() if wanted in self._spellings(a)),
+                          None)
+            if action is None:
+                action = self.parse_action(wanted)
+        if action is not None:
+            reason = self.illegal_reason(action)
+            if reason is None:
                 return action
-        for action in range(self._game.num_distinct_actions()):
-            if wanted in self._spellings(action):
-                reason = self.illegal_reason(action)
-                raise IllegalActionError(
-                    f"'{text}' is not legal now: {reason}. Legal now: {self._legal_text()}",
-                    action)
+            raise IllegalActionError(
+                f"'{text}' is not legal now: {reason}. Legal now: {self._legal_text()}", action)
         raise IllegalActionError(
             f"'{text}' is not a move of {self._game.info.title}. Legal now: {self._legal_text()}")
+
+    def parse_action(self, text: str) -> int | None:
+        """The action that normalised `text` names, legal now or not, or None.
+
+        The default tries every action's spellings; games with a large action space override it
+        with a real parser.
+        """
+        n = self._game.num_distinct_actions()
+        if n > LARGE_ACTION_SPACE:
+            return None
+        for action in range(n):
+            if text in self._spellings(action):
+                return action
+        return None
 
     def _spellings(self, action: int) -> set[str]:
         names = (self.action_to_string(action), *self.action_aliases(action))

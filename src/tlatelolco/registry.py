@@ -10,6 +10,7 @@ from tlatelolco.contract import Game
 # name -> "module:Class"; imported on first use so loading one game never imports the others.
 _GAMES: dict[str, str] = {
     "aztec_market": "tlatelolco.games.aztec_market:AztecMarketGame",
+    "axio": "tlatelolco.games.axio:AxioGame",
     "grand_bazaar": "tlatelolco.games.grand_bazaar:GrandBazaarGame",
 }
 

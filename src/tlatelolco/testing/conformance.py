@@ -158,9 +158,11 @@ class _Checker:
         legal = set(state.legal_actions())
         odd: list[Any] = [-1, self.num_actions, "0", None, 1.0]
         candidates = odd if thorough else [odd[self.step % len(odd)]]
-        illegal = [a for a in range(self.num_actions) if a not in legal]
-        if illegal:
-            candidates.append(self.rng.choice(illegal))
+        # An illegal action in the space: next to a legal one, or anywhere (big spaces: sampled).
+        near = [a for a in (min(legal, default=0) - 1, max(legal, default=-1) + 1)
+                if 0 <= a < self.num_actions and a not in legal]
+        anywhere = (self.rng.randrange(self.num_actions) for _ in range(50))
+        candidates += near[:1] + [a for a in anywhere if a not in legal][:1]
         before = state.clone()
         for action in candidates:
             try:

@@ -20,13 +20,23 @@ from tlatelolco.registry import game_class, list_games, load
 GOLDEN_SEED = 20261129
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
 def _views(state: State, num_players: int) -> list[str]:
-    """One line per distinct view: seats that see the same thing share a line."""
-    groups: dict[str, list[int]] = {}
+    """One line per distinct view: seats that see the same thing share a line, and a view after
+    the first shows only the keys where it differs from the first (a hidden hand, say)."""
+    groups: dict[str, tuple[dict[str, Any], list[int]]] = {}
     for seat in range(num_players):
-        observation = json.dumps(state.observation(seat), sort_keys=True, separators=(",", ":"))
-        groups.setdefault(observation, []).append(seat)
-    return [f'  seats {",".join(map(str, seats))}: {obs}' for obs, seats in groups.items()]
+        observation = state.observation(seat)
+        groups.setdefault(_compact(observation), (observation, []))[1].append(seat)
+    (first, first_seats), *rest = groups.values()
+    lines = [f"  seats {','.join(map(str, first_seats))}: {_compact(first)}"]
+    for observation, seats in rest:
+        differs = {k: v for k, v in observation.items() if first.get(k) != v}
+        lines.append(f"  seats {','.join(map(str, seats))} differ: {_compact(differs)}")
+    return lines
 
 
 def playthrough(game: Game, seed: int = GOLDEN_SEED) -> str:

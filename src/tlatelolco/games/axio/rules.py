@@ -1,0 +1,239 @@
+"""The rules of Axio, one function per rule, over the plain data of `Table`.
+
+Rule ids (AX-1 ... AX-7) refer to the project's rules digest. Tiles are face down until drawn,
+and every face-down tile is equally likely to be any unseen tile, so a draw from a stack or from
+the supply is a chance event over the tiles nobody has seen (the `pool`).
+"""
+
+from __future__ import annotations
+
+from tlatelolco.contract import CHANCE, TERMINAL
+from tlatelolco.games.axio.table import (
+    CENTRE_CORNER,
+    DEAL,
+    DRAW_EXTRA,
+    DRAW_STACK,
+    NAMES,
+    OVER,
+    PLACING,
+    START_CELLS,
+    Table,
+    place_action,
+)
+from tlatelolco.games.axio.tiles import EMPTY, NUM_COLOURS, NUM_TILES, Tile, empty_corner, turned
+
+STACK = 12
+TRACK_TOP = 12
+START_TILES = 4
+NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+# The corners of cell (x, y) as grid points, clockwise from the top-left (y grows North).
+CORNER_POINTS = ((0, 1), (1, 1), (1, 0), (0, 0))
+# Around grid point (px, py): (cell offset, which corner of that cell touches the point).
+AROUND_POINT = (((-1, 0), 2), ((0, 0), 3), ((-1, -1), 1), ((0, -1), 0))
+
+
+def set_up(num_players: int) -> Table:
+    """AX-2: all tiles face down; the start square, the stacks and the hands are still to come."""
+    return Table(
+        num_players=num_players,
+        cells={},
+        frontier=set(),
+        hands=[-1] * num_players,
+        hand_step=[-1] * num_players,
+        pool=list(range(NUM_TILES)),
+        stack_left=[STACK] * num_players,
+        supply_left=NUM_TILES - START_TILES - STACK * num_players,
+        scores=[[0] * NUM_COLOURS for _ in range(num_players)],
+        placed_from_stack=[0] * num_players,
+        extra_taken=[0] * num_players,
+    )
+
+
+def to_move(t: Table) -> int:
+    if t.phase == OVER:
+        return TERMINAL
+    if t.phase == PLACING:
+        return t.player
+    return CHANCE
+
+
+# --- the start square (AX-2) -------------------------------------------------------------------
+
+
+def start_rotation(tile: Tile, cell_index: int) -> int | None:
+    """A tile with an empty corner turns it to the centre; any other keeps a random turn."""
+    empty = empty_corner(tile)
+    if empty < 0:
+        return None
+    return (CENTRE_CORNER[cell_index] - empty) % 4
+
+
+def start_outcomes(t: Table, tiles: tuple[Tile, ...]) -> list[tuple[int, int, float]]:
+    """(tile, rotation, probability) for the next tile of the start square."""
+    cell_index = len(t.cells)
+    p_tile = 1.0 / len(t.pool)
+    outcomes = []
+    for tile in sorted(t.pool):
+        forced = start_rotation(tiles[tile], cell_index)
+        if forced is None:
+            outcomes += [(tile, r, p_tile / 4) for r in range(4)]
+        else:
+            outcomes.append((tile, forced, p_tile))
+    return outcomes
+
+
+def lay_start_tile(t: Table, tile: int, rotation: int) -> None:
+    put_on_display(t, START_CELLS[len(t.cells)], tile, rotation)
+    t.pool.remove(tile)
+    if len(t.cells) == START_TILES:
+        t.phase, t.player = DEAL, 0
+
+
+# --- drawing ------------------------------------------------------------------------------------
+
+
+def draw(t: Table, tile: int) -> None:
+    """A face-down tile goes into the mover's hand: from their stack, or the supply (extra)."""
+    t.pool.remove(tile)
+    seat = t.player
+    t.hands[seat] = tile
+    t.hand_step[seat] = t.history_len
+    t.private_draws.append((t.history_len, seat))
+    if t.phase == DRAW_EXTRA:
+        t.supply_left -= 1
+        t.in_extra = True
+    else:
+        t.stack_left[seat] -= 1
+        t.in_extra = False
+    if t.phase == DEAL:  # AX-2: each player draws one tile of their stack into their hand
+        t.player += 1
+        if t.player == t.num_players:
+            t.phase, t.player = PLACING, 0
+    elif t.phase == DRAW_STACK:  # AX-3 step 3 ends the turn
+        next_turn(t)
+    else:
+        t.phase = PLACING
+
+
+# --- placing and scoring (AX-3) -----------------------------------------------------------------
+
+
+def put_on_display(t: Table, cell: tuple[int, int], tile: int, rotation: int) -> None:
+    t.cells[cell] = (tile, rotation)
+    t.frontier.discard(cell)
+    x, y = cell
+    for dx, dy in NEIGHBOURS:
+        n = (x + dx, y + dy)
+        if n not in t.cells:
+            t.frontier.add(n)
+
+
+def why_cannot_place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, name: int) -> str | None:
+    """AX-3 step 1: a free cell edge-adjacent to the display; an empty corner needs a colour."""
+    if (x, y) in t.cells:
+        return f"({x},{y}) already holds a tile"
+    if (x, y) not in t.frontier:
+        return f"({x},{y}) does not touch the display along an edge"
+    has_empty = EMPTY in tiles[t.hands[t.player]]
+    if has_empty and name == 0:
+        return "your tile has an empty corner: name a colour for it (empty=<colour>)"
+    if not has_empty and name:
+        return "your tile has no empty corner to name a colour for"
+    return None
+
+
+def legal_placements(t: Table, tiles: tuple[Tile, ...]) -> list[int]:
+    """Every free edge-adjacent cell in every rotation; a colour for an empty corner (sorted)."""
+    names = range(1, NAMES) if EMPTY in tiles[t.hands[t.player]] else (0,)
+    return [place_action(x, y, r, name) for x, y in sorted(t.frontier) for r in range(4)
+            for name in names]
+
+
+def corner_points(x: int, y: int) -> list[tuple[int, int]]:
+    return [(x + dx, y + dy) for dx, dy in CORNER_POINTS]
+
+
+def circle(t: Table, tiles: tuple[Tile, ...], point: tuple[int, int], placed: tuple[int, int]
+           ) -> list[int]:
+    """The quadrants other tiles show around a grid point (EMPTY ones included)."""
+    px, py = point
+    shown = []
+    for (dx, dy), corner in AROUND_POINT:
+        cell = (px + dx, py + dy)
+        if cell != placed and cell in t.cells:
+            tile, rotation = t.cells[cell]
+            shown.append(turned(tiles[tile], rotation)[corner])
+    return shown
+
+
+def score_placement(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], named: int
+                    ) -> list[int]:
+    """AX-3 step 2: points per colour for the tile just placed at `cell` (before the 12 cap).
+
+    Each corner scores one point per other quadrant of its circle showing the same colour; an
+    empty corner scores as the colour named for it; empty quadrants never match.
+    """
+    tile, rotation = t.cells[cell]
+    corners = turned(tiles[tile], rotation)
+    points = [0] * NUM_COLOURS
+    for corner, point in zip(corners, corner_points(*cell), strict=True):
+        colour = named if corner == EMPTY else corner
+        if colour == EMPTY:
+            continue
+        points[colour] += circle(t, tiles, point, cell).count(colour)
+    return points
+
+
+def place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, rotation: int, name: int) -> None:
+    """Place the hand tile, score it, then take extra turns or draw (AX-3, AX-4)."""
+    seat = t.player
+    tile = t.hands[seat]
+    put_on_display(t, (x, y), tile, rotation)
+    t.hands[seat] = -1
+    t.hand_step[seat] = -1
+    if not t.in_extra:
+        t.placed_from_stack[seat] += 1
+    gained = score_placement(t, tiles, (x, y), name - 1 if name else EMPTY)
+    board = t.scores[seat]
+    for colour, points in enumerate(gained):
+        before = board[colour]
+        board[colour] = min(TRACK_TOP, before + points)  # points above 12 are lost
+        if before < TRACK_TOP <= board[colour]:
+            t.extra_pending += 1  # AXIO!: one extra turn per colour reaching 12 (ruling: each)
+            t.extra_taken[seat] += 1
+    after_placement(t)
+
+
+def after_placement(t: Table) -> None:
+    """AX-4: extra turns from the supply while it lasts, then the draw from the own stack."""
+    seat = t.player
+    if t.extra_pending and t.supply_left:
+        t.extra_pending -= 1
+        t.phase = DRAW_EXTRA
+        return
+    t.extra_pending = 0  # the supply is empty: no more extra turns
+    t.in_extra = False
+    if t.stack_left[seat]:
+        t.phase = DRAW_STACK
+    else:
+        next_turn(t)
+
+
+def next_turn(t: Table) -> None:
+    """The next seat with a tile in hand plays; when nobody has one the game is over (AX-5)."""
+    for step in range(1, t.num_players + 1):
+        seat = (t.player + step) % t.num_players
+        if t.hands[seat] >= 0:
+            t.player = seat
+            t.phase = PLACING
+            return
+    t.phase = OVER
+
+
+# --- end and scoring (AX-5) ---------------------------------------------------------------------
+
+
+def ranking_key(scores: list[int]) -> tuple[int, ...]:
+    """The lowest colour first, then the next lowest, ... (higher is better)."""
+    return tuple(sorted(scores))

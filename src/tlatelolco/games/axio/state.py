@@ -1,0 +1,225 @@
+"""Axio on the game contract: dispatch, notation and per-seat views of hidden hands (AX-6)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from tlatelolco.contract import CHANCE, TERMINAL, Game, State, shared_victory
+from tlatelolco.games.axio import rules
+from tlatelolco.games.axio.table import (
+    DRAW,
+    NAMES,
+    NUM_ACTIONS,
+    OFFSET,
+    OVER,
+    PLACE,
+    PLACING,
+    START,
+    START_SQUARE,
+    Table,
+    decode_place,
+    place_action,
+)
+from tlatelolco.games.axio.tiles import COLOURS, EMPTY, Tile, tile_text, turned
+
+PLACE_PATTERN = re.compile(
+    r"(?:place\s*(?:at\s*)?)?\(?\s*(?P<x>-?\d+)\s*,\s*(?P<y>-?\d+)\s*\)?\s*"
+    r"(?:rot\s*)?(?P<rot>\d+)\s*(?:(?:empty\s*=\s*)?(?P<colour>[a-z]+))?")
+
+
+class AxioState(State):
+    __slots__ = ("_t", "_tiles")
+
+    def __init__(self, game: Game, tiles: tuple[Tile, ...], table: Table | None = None) -> None:
+        super().__init__(game)
+        self._tiles = tiles
+        self._t = table if table is not None else rules.set_up(game.num_players())
+
+    @property
+    def table(self) -> Table:
+        """The position as plain data (read it; change it only through actions)."""
+        return self._t
+
+    def current_player(self) -> int:
+        return rules.to_move(self._t)
+
+    def is_chance_node(self) -> bool:
+        return self._t.phase not in (PLACING, OVER)
+
+    def is_terminal(self) -> bool:
+        return self._t.phase == OVER
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        t = self._t
+        if t.phase == START_SQUARE:
+            return [(START + tile * 4 + r, p)
+                    for tile, r, p in rules.start_outcomes(t, self._tiles)]
+        if t.phase in (PLACING, OVER):
+            return []
+        p = 1.0 / len(t.pool)
+        return [(DRAW + tile, p) for tile in sorted(t.pool)]
+
+    def legal_actions(self) -> list[int]:
+        t = self._t
+        if t.phase == PLACING:
+            return rules.legal_placements(t, self._tiles)
+        if t.phase == OVER:
+            return []
+        return [a for a, _ in self.chance_outcomes()]
+
+    def illegal_reason(self, action: int) -> str | None:
+        t = self._t
+        if not 0 <= action < NUM_ACTIONS:
+            return f"actions are numbered 0 to {NUM_ACTIONS - 1}"
+        if t.phase == OVER:
+            return "the game is over"
+        if t.phase != PLACING:
+            if action not in {a for a, _ in self.chance_outcomes()}:
+                return "that is not a possible outcome of this draw"
+            return None
+        if action >= DRAW:
+            return "a tile must be placed now"
+        x, y, _, name = decode_place(action)
+        return rules.why_cannot_place(t, self._tiles, x, y, name)
+
+    def _apply(self, action: int) -> None:
+        t = self._t
+        if action >= START:
+            rules.lay_start_tile(t, *divmod(action - START, 4))
+        elif action >= DRAW:
+            rules.draw(t, action - DRAW)
+        else:
+            rules.place(t, self._tiles, *decode_place(action))
+        t.history_len += 1
+
+    # --- notation ----------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        if PLACE <= action < DRAW:
+            return place_text(action)
+        if DRAW <= action < START:
+            tile = action - DRAW
+            return f"draw tile {tile} ({tile_text(self._tiles[tile])})"
+        if START <= action < NUM_ACTIONS:
+            tile, rotation = divmod(action - START, 4)
+            return f"start tile {tile} ({tile_text(self._tiles[tile])}) rot {rotation * 90}"
+        return f"<action {action!r} outside 0..{NUM_ACTIONS - 1}>"
+
+    def action_aliases(self, action: int) -> tuple[str, ...]:
+        if PLACE <= action < DRAW:
+            x, y, rotation, name = decode_place(action)
+            short = f"({x},{y}) {rotation * 90}" + (f" {COLOURS[name - 1]}" if name else "")
+            return (short, f"{x},{y} {rotation * 90}" + (f" {COLOURS[name - 1]}" if name else ""))
+        return ()
+
+    def parse_action(self, text: str) -> int | None:
+        """`place at (x,y) rot R [empty=colour]` or a short form, whatever is legal now."""
+        match = PLACE_PATTERN.fullmatch(text)
+        if match is None:
+            return None
+        x, y, degrees, colour = match["x"], match["y"], int(match["rot"]), match["colour"]
+        if degrees % 90 or not 0 <= degrees < 360 or (colour and colour not in COLOURS):
+            return None
+        if not all(-OFFSET <= int(v) <= OFFSET + 1 for v in (x, y)):
+            return None
+        name = COLOURS.index(colour) + 1 if colour else 0
+        return place_action(int(x), int(y), degrees // 90, name)
+
+    def action_to_dict(self, action: int) -> dict[str, Any]:
+        if PLACE <= action < DRAW:
+            x, y, rotation, name = decode_place(action)
+            return {"kind": "place", "x": x, "y": y, "rotation": rotation * 90,
+                    "empty": COLOURS[name - 1] if name else None}
+        if DRAW <= action < START:
+            return {"kind": "draw", "tile": action - DRAW}
+        if START <= action < NUM_ACTIONS:
+            tile, rotation = divmod(action - START, 4)
+            return {"kind": "start", "tile": tile, "rotation": rotation * 90}
+        raise ValueError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
+
+    # --- results and views -------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        if self._t.phase != OVER:
+            return [0.0] * self._t.num_players
+        return shared_victory([rules.ranking_key(s) for s in self._t.scores])
+
+    def scores(self) -> list[float]:
+        """Each player's result: their lowest colour (AX-5)."""
+        return [float(min(s)) for s in self._t.scores]
+
+    def clone(self) -> AxioState:
+        new = type(self).__new__(type(self))
+        new._game = self._game
+        new._history = self._history[:]
+        new._tiles = self._tiles
+        new._t = self._t.copy()
+        return new
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """The display and the score boards are public; only your own hand tile is shown (AX-6).
+
+        Other seats' hands appear only as whether they hold a tile: their tiles are absent, not
+        merely flagged.
+        """
+        self.check_seat(player)
+        t, tiles = self._t, self._tiles
+        hand = t.hands[player]
+        return {
+            "game": "axio",
+            "to_move": self.current_player(),
+            "turn_of": t.player,
+            "display": [
+                {"x": x, "y": y, "tile": tile, "rotation": rotation * 90,
+                 "corners": [None if c == EMPTY else COLOURS[c]
+                             for c in turned(tiles[tile], rotation)]}
+                for (x, y), (tile, rotation) in sorted(t.cells.items())],
+            "hand": None if hand < 0 else {
+                "tile": hand, "corners": [None if c == EMPTY else COLOURS[c]
+                                          for c in tiles[hand]]},
+            "holding": [h >= 0 for h in t.hands],
+            "scores": [dict(zip(COLOURS, s, strict=True)) for s in t.scores],
+            "stacks": t.stack_left[:],
+            "supply": t.supply_left,
+            "placed_from_stack": t.placed_from_stack[:],
+            "extra_turns_pending": t.extra_pending,
+            "extra_turn": t.in_extra,
+            "terminal": t.phase == OVER,
+            "returns": self.returns() if t.phase == OVER else None,
+        }
+
+    def information_state_string(self, player: int) -> str:
+        """What `player` has seen: the history with other seats' draws hidden, and the view."""
+        self.check_seat(player)
+        hidden = {step for step, seat in self._t.private_draws if seat != player}
+        steps = ",".join("?" if i in hidden else str(a) for i, a in enumerate(self._history))
+        return f"p{player}:{steps}|" + json.dumps(self.observation(player), sort_keys=True)
+
+    def resample_from_infostate(self, player: int, rng: random.Random) -> AxioState:
+        """Deal the other seats' unseen hand tiles afresh from every tile `player` has not seen."""
+        self.check_seat(player)
+        new = self.clone()
+        t = new._t
+        others = [s for s in range(t.num_players) if s != player and t.hands[s] >= 0]
+        unseen = t.pool + [t.hands[s] for s in others]
+        rng.shuffle(unseen)
+        for seat in others:
+            tile = unseen.pop()
+            t.hands[seat] = tile
+            new._history[t.hand_step[seat]] = DRAW + tile
+        t.pool = unseen
+        return new
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self._t.key(), tuple(self._history))
+
+
+def place_text(action: int) -> str:
+    """A placement in notation without a state (for logs and tests)."""
+    x, y, rotation, name = decode_place(action)
+    text = f"place at ({x},{y}) rot {rotation * 90}"
+    return text + (f" empty={COLOURS[name - 1]}" if name else "")
+
+
+__all__ = ["CHANCE", "NAMES", "TERMINAL", "AxioState", "place_text"]
