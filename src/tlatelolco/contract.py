@@ -239,6 +239,12 @@ class State:
     def history(self) -> list[int]:
         return list(self._history)
 
+    def hidden_steps(self, player: int) -> frozenset[int]:
+        """Positions in the history whose action `player` may not see (another seat's private
+        draw, say): logs, replays and records shown to that seat leave them out."""
+        self.check_seat(player)
+        return frozenset()
+
     def check_seat(self, player: int) -> None:
         """Raise `ValueError` unless `player` is a seat of this game (views are per seat)."""
         n = self._game.num_players()

@@ -93,6 +93,17 @@ def replay_record(record: Any) -> State:
     return state
 
 
+def record_for_seat(record: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The record as `seat` may see it: actions hidden from that seat (another seat's private
+    draw) are null. Such a record shows the game but cannot be replayed, by design."""
+    state = replay_record(record)
+    hidden = state.hidden_steps(seat)
+    shown = dict(record)
+    shown["history"] = [None if i in hidden else a for i, a in enumerate(record["history"])]
+    shown["meta"] = {**record.get("meta", {}), "viewer": seat}
+    return shown
+
+
 def record_to_json(record: dict[str, Any]) -> str:
     return json.dumps(record, indent=1) + "\n"
 

@@ -380,3 +380,30 @@ def test_ax6_stacks_and_supply_are_unknown_to_everyone() -> None:
     unseen = sorted(state.table.pool)
     assert [a - DRAW for a, _ in state.chance_outcomes()] == unseen
     assert len({p for _, p in state.chance_outcomes()}) == 1
+
+
+def test_ax6_no_other_hand_leaks_through_any_view_of_a_seat() -> None:
+    """Two games that differ only in seat 1's hidden hand look the same to seat 0 in every way:
+    observation, information state, the action strings of its moves, and its record."""
+    from tlatelolco.records import make_record, record_for_seat
+
+    game = tlatelolco.load("axio", num_players=2)
+    state = game.new_initial_state()
+    rng = random.Random(12)
+    while len(state.table.cells) < 9 or state.current_player() != 0:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    twin = state.resample_from_infostate(0, random.Random(3))
+    assert twin.table.hands[1] != state.table.hands[1]
+    assert twin.observation(0) == state.observation(0)
+    assert twin.information_state_string(0) == state.information_state_string(0)
+    assert twin.legal_action_strings() == state.legal_action_strings()
+    players = ["a", "b"]
+    mine = record_for_seat(make_record(state, players), 0)
+    theirs = record_for_seat(make_record(twin, players), 0)
+    assert mine == theirs
+    assert None in mine["history"]  # seat 1's draws are left out
+    own = record_for_seat(make_record(state, players), 1)
+    assert own != mine  # seat 1 sees its own draws

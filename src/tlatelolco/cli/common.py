@@ -27,24 +27,23 @@ def seat_name(seat: int, players: list[str]) -> str:
     return f"seat {seat} ({players[seat]})" if seat < len(players) else f"seat {seat}"
 
 
-def move_text(before: State, action: int, players: list[str]) -> str:
+def move_text(before: State, action: int, players: list[str], hidden: bool = False) -> str:
     """Who did what, e.g. `seat 0 (human): buy ruby` or `price card: reveal +1 -1 0`.
 
     Notation is taken from the state before the move because in some games it depends on the
-    position. In an imperfect-information game a chance outcome may be private, so it is hidden.
+    position. A `hidden` action (another seat's private draw) is shown without its outcome.
     """
     actor = before.current_player()
     game = before.get_game()
     if actor < 0:
-        what = ("(hidden)" if game.info.information == "imperfect"
-                else before.action_to_string(action))
+        what = "(hidden)" if hidden else before.action_to_string(action)
         return f"{chance_label(game.info.name)}: {what}"
     return f"{seat_name(actor, players)}: {before.action_to_string(action)}"
 
 
-def move_line(before: State, action: int, players: list[str]) -> str:
+def move_line(before: State, action: int, players: list[str], hidden: bool = False) -> str:
     """A numbered log line, e.g. `   12. seat 0 (human): buy ruby`."""
-    return f"{before.move_number() + 1:>5}. {move_text(before, action, players)}"
+    return f"{before.move_number() + 1:>5}. {move_text(before, action, players, hidden)}"
 
 
 def winners(state: State) -> list[int]:

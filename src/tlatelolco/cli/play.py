@@ -87,8 +87,13 @@ class MatchLog:
         self.lines: list[str] = []
 
     def __call__(self, state: State, action: int, actor: int) -> None:
-        line = move_line(self.state, action, self.players)
+        before = self.state.clone()
+        step = self.state.move_number()
         self.state.apply_action(action)
+        # What no person at this terminal may see stays hidden (bots-only games show all).
+        humans = [seat for seat, spec in enumerate(self.players) if spec == HUMAN]
+        hidden = any(step in self.state.hidden_steps(seat) for seat in humans)
+        line = move_line(before, action, self.players, hidden)
         self.lines.append(line)
         self.console.print(line, markup=False, highlight=False)
 

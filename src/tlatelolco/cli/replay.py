@@ -33,21 +33,24 @@ def print_ending(console: Console, state: State, players: list[str]) -> None:
 def print_all(console: Console, record: dict[str, Any], game: Game, seat: int) -> None:
     """Every move, then the final board and the result (for pipes and files)."""
     print_header(console, record, game)
+    hidden = game.replay(record["history"]).hidden_steps(seat)  # what `seat` never saw
     state = game.new_initial_state()
-    for action in record["history"]:
-        console.print(move_line(state, action, record["players"]), markup=False,
-                      highlight=False)
+    for step, action in enumerate(record["history"]):
+        console.print(move_line(state, action, record["players"], step in hidden),
+                      markup=False, highlight=False)
         state.apply_action(action)
     console.print(render_board(game.info.name, state.observation(seat), seat))
     print_ending(console, state, record["players"])
 
 
-def position(game: Game, history: list[int], k: int, players: list[str]) -> tuple[State, str]:
-    """The state after `k` moves and the line for move k (rebuilt from the history each time)."""
+def position(game: Game, history: list[int], k: int, players: list[str],
+             hidden: frozenset[int] = frozenset()) -> tuple[State, str]:
+    """The state after `k` moves and the line for move k (rebuilt from the history each time);
+    `hidden` are the moves the viewing seat may not see."""
     if k == 0:
         return game.new_initial_state(), "start of the game"
     before = game.replay(history[:k - 1])
-    line = move_text(before, history[k - 1], players)
+    line = move_text(before, history[k - 1], players, k - 1 in hidden)
     before.apply_action(history[k - 1])
     return before, line
 
@@ -57,9 +60,10 @@ def step_through(console: Console, read: Reader, record: dict[str, Any], game: G
     """Interactive stepping: the board as `seat` saw it after each move."""
     history, players = record["history"], record["players"]
     last, k = len(history), 0
+    hidden = game.replay(history).hidden_steps(seat)  # what `seat` never saw
     print_header(console, record, game)
     while True:
-        state, line = position(game, history, k, players)
+        state, line = position(game, history, k, players, hidden)
         console.print(render_board(game.info.name, state.observation(seat), seat))
         console.print(Text(f"move {k}/{last}: {line}", style="bold"))
         if k == last:

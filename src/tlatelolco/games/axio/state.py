@@ -189,10 +189,14 @@ class AxioState(State):
             "returns": self.returns() if t.phase == OVER else None,
         }
 
+    def hidden_steps(self, player: int) -> frozenset[int]:
+        """Other seats' draws into their hands (AX-6)."""
+        self.check_seat(player)
+        return frozenset(step for step, seat in self._t.private_draws if seat != player)
+
     def information_state_string(self, player: int) -> str:
         """What `player` has seen: the history with other seats' draws hidden, and the view."""
-        self.check_seat(player)
-        hidden = {step for step, seat in self._t.private_draws if seat != player}
+        hidden = self.hidden_steps(player)
         steps = ",".join("?" if i in hidden else str(a) for i, a in enumerate(self._history))
         return f"p{player}:{steps}|" + json.dumps(self.observation(player), sort_keys=True)
 
