@@ -146,8 +146,9 @@ def why_cannot_place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, name: in
 def legal_placements(t: Table, tiles: tuple[Tile, ...]) -> list[int]:
     """Every free edge-adjacent cell in every rotation; a colour for an empty corner (sorted)."""
     names = range(1, NAMES) if EMPTY in tiles[t.hands[t.player]] else (0,)
-    return [place_action(x, y, r, name) for x, y in sorted(t.frontier) for r in range(4)
-            for name in names]
+    offsets = [r * NAMES + name for r in range(4) for name in names]
+    return [base + o for base in (place_action(x, y, 0, 0) for x, y in sorted(t.frontier))
+            for o in offsets]
 
 
 def corner_points(x: int, y: int) -> list[tuple[int, int]]:

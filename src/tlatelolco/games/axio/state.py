@@ -77,13 +77,25 @@ class AxioState(State):
         if t.phase == OVER:
             return "the game is over"
         if t.phase != PLACING:
-            if action not in {a for a, _ in self.chance_outcomes()}:
-                return "that is not a possible outcome of this draw"
-            return None
+            return self._impossible_outcome(action)
         if action >= DRAW:
             return "a tile must be placed now"
         x, y, _, name = decode_place(action)
         return rules.why_cannot_place(t, self._tiles, x, y, name)
+
+    def _impossible_outcome(self, action: int) -> str | None:
+        t = self._t
+        if t.phase == START_SQUARE:
+            if action < START:
+                return "the start square is being laid out"
+            tile, rotation = divmod(action - START, 4)
+            forced = rules.start_rotation(self._tiles[tile], len(t.cells))
+            if tile not in t.pool or forced not in (None, rotation):
+                return "that is not a possible outcome of this draw"
+            return None
+        if not DRAW <= action < START or action - DRAW not in t.pool:
+            return "that is not a possible outcome of this draw"
+        return None
 
     def _apply(self, action: int) -> None:
         t = self._t
