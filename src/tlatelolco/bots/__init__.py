@@ -12,6 +12,7 @@ from tlatelolco.contract import Game
 
 # game name -> "module:Class" of its greedy heuristic bot
 GREEDY: dict[str, str] = {
+    "axio": "tlatelolco.bots.greedy.axio:AxioGreedy",
     "aztec_market": "tlatelolco.bots.greedy.aztec_market:AztecMarketGreedy",
     "grand_bazaar": "tlatelolco.bots.greedy.grand_bazaar:GrandBazaarGreedy",
 }

@@ -12,6 +12,7 @@ from rich.panel import Panel
 
 # game name -> module with `render(observation)` and `CHANCE_LABEL`; imported on first use.
 _BOARDS: dict[str, str] = {
+    "axio": "tlatelolco.cli.boards.axio",
     "aztec_market": "tlatelolco.cli.boards.aztec_market",
     "grand_bazaar": "tlatelolco.cli.boards.grand_bazaar",
 }

@@ -30,6 +30,11 @@ PLACE_PATTERN = re.compile(
     r"(?:rot\s*)?(?P<rot>\d+)\s*(?:(?:empty\s*=\s*)?(?P<colour>[a-z]+))?")
 
 
+PHASE_NAMES = ("start square", "first hands", "placing", "extra draw", "stack draw", "over")
+CHANCE_PATTERN = re.compile(
+    r"(?P<kind>draw|start) tile (?P<tile>\d+)(?: \([^)]*\))?(?: rot (?P<rot>\d+))?")
+
+
 class AxioState(State):
     __slots__ = ("_t", "_tiles")
 
@@ -128,6 +133,15 @@ class AxioState(State):
 
     def parse_action(self, text: str) -> int | None:
         """`place at (x,y) rot R [empty=colour]` or a short form, whatever is legal now."""
+        chance = CHANCE_PATTERN.fullmatch(text)
+        if chance is not None:
+            tile = int(chance["tile"])
+            if tile >= len(self._tiles):
+                return None
+            if chance["kind"] == "draw":
+                return DRAW + tile
+            degrees = int(chance["rot"] or -1)
+            return START + tile * 4 + degrees // 90 if degrees in (0, 90, 180, 270) else None
         match = PLACE_PATTERN.fullmatch(text)
         if match is None:
             return None
@@ -182,6 +196,7 @@ class AxioState(State):
             "game": "axio",
             "to_move": self.current_player(),
             "turn_of": t.player,
+            "phase": PHASE_NAMES[t.phase],
             "display": [
                 {"x": x, "y": y, "tile": tile, "rotation": rotation * 90,
                  "corners": [None if c == EMPTY else COLOURS[c]
