@@ -142,6 +142,17 @@ class Game:
     def new_initial_state(self) -> State:
         raise NotImplementedError
 
+    def state_from_position(self, position: Any) -> State:
+        """A state at a hand-built position (the game's plain-data position class), for
+        analysis and tests. Its history is empty, so it cannot be replayed."""
+        players = getattr(position, "num_players", None)
+        if players != self.num_players():
+            raise ValueError(f"position has {players} players, game has {self.num_players()}")
+        return self._state_at(position)
+
+    def _state_at(self, position: Any) -> State:
+        raise NotImplementedError(f"{self.info.name} has no hand-built positions")
+
     def replay(self, history: Iterable[int]) -> State:
         """Rebuild a state from its history; a bad step raises `IllegalActionError` naming it."""
         state = self.new_initial_state()

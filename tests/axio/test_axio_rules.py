@@ -407,3 +407,14 @@ def test_ax6_no_other_hand_leaks_through_any_view_of_a_seat() -> None:
     assert None in mine["history"]  # seat 1's draws are left out
     own = record_for_seat(make_record(state, players), 1)
     assert own != mine  # seat 1 sees its own draws
+
+
+def test_ax6_regression_resampling_a_hand_built_position() -> None:
+    """Re-dealing other hands once crashed on positions built without a history."""
+    t = table(2, cells={cell: (60 - 1 - i, 0) for i, cell in enumerate(START_CELLS)}, hand=0)
+    t.hands[1] = 1
+    t.pool.remove(1)
+    state = state_at(t)
+    other = state.resample_from_infostate(0, random.Random(1))
+    assert other.observation(0) == state.observation(0)
+    assert sorted(other.table.pool + [other.table.hands[1]]) == sorted(t.pool + [1])

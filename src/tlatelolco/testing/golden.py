@@ -93,4 +93,4 @@ if __name__ == "__main__":
     main()
 
 
-__all__: list[Any] = ["configurations", "golden_name", "playthrough"]
+__all__ = ["configurations", "golden_name", "playthrough"]

@@ -18,6 +18,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tlatelolco.cli.boards.common import result_word
+
 CHANCE_LABEL = "tiles"
 COLOURS = ("red", "green", "blue", "orange", "purple")
 LETTERS = {"red": "R", "green": "G", "blue": "B", "orange": "O", "purple": "P"}
@@ -243,14 +245,6 @@ def hand_block(obs: dict[str, Any], viewer: int | None) -> RenderableType | None
 
 
 # --- the score boards ---------------------------------------------------------------------------
-
-def result_word(share: float) -> Text:
-    if share >= 1.0:
-        return Text("won", style="bold green")
-    if share > 0.0:
-        return Text(f"shared ({share:.2g})", style="bold green")
-    return Text("lost", style="dim")
-
 
 def score_table(obs: dict[str, Any], viewer: int | None) -> Table:
     """Each seat's five tracks; the lowest colour, the seat's result, is [bracketed] (AX-5)."""

@@ -17,6 +17,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tlatelolco.cli.boards.common import result_word
+
 CHANCE_LABEL = "bag"
 COLOURS = ("black", "blue", "red", "green")
 # Goods as text (counts on buyers and in tables) and vendor tiles as coloured chips.
@@ -208,14 +210,6 @@ def goods_table(obs: dict[str, Any]) -> Table:
     if any(openly.values()):
         table.add_row("removed", *(str(openly.get(c, 0)) for c in COLOURS))
     return table
-
-
-def result_word(share: float) -> Text:
-    if share >= 1.0:
-        return Text("won", style="bold green")
-    if share > 0.0:
-        return Text(f"shared ({share:.2g})", style="bold green")
-    return Text("lost", style="dim")
 
 
 def players_table(obs: dict[str, Any], viewer: int | None) -> Table:

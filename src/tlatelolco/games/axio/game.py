@@ -65,9 +65,5 @@ class AxioGame(Game):
     def new_initial_state(self) -> AxioState:
         return AxioState(self, self.tiles)
 
-    def state_from_position(self, table: Table) -> AxioState:
-        """A state at a hand-built position (for analysis and tests); its history is empty."""
-        if table.num_players != self.num_players():
-            raise ValueError(f"position has {table.num_players} players, game has "
-                             f"{self.num_players()}")
+    def _state_at(self, table: Table) -> AxioState:
         return AxioState(self, self.tiles, table)

@@ -7,11 +7,10 @@ import random
 import re
 from typing import Any
 
-from tlatelolco.contract import CHANCE, TERMINAL, Game, State, shared_victory
+from tlatelolco.contract import Game, State, shared_victory
 from tlatelolco.games.axio import rules
 from tlatelolco.games.axio.table import (
     DRAW,
-    NAMES,
     NUM_ACTIONS,
     OFFSET,
     OVER,
@@ -238,7 +237,8 @@ class AxioState(State):
         for seat in others:
             tile = unseen.pop()
             t.hands[seat] = tile
-            new._history[t.hand_step[seat]] = DRAW + tile
+            if 0 <= t.hand_step[seat] < len(new._history):  # a built position has no history
+                new._history[t.hand_step[seat]] = DRAW + tile
         t.pool = unseen
         return new
 
@@ -253,4 +253,4 @@ def place_text(action: int) -> str:
     return text + (f" empty={COLOURS[name - 1]}" if name else "")
 
 
-__all__ = ["CHANCE", "NAMES", "TERMINAL", "AxioState", "place_text"]
+__all__ = ["AxioState", "place_text"]

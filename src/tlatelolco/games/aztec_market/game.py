@@ -75,9 +75,5 @@ class AztecMarketGame(Game):
     def new_initial_state(self) -> AztecMarketState:
         return AztecMarketState(self)
 
-    def state_from_position(self, market: Market) -> AztecMarketState:
-        """A state at a hand-built position (for analysis and tests); its history is empty."""
-        if market.num_players != self.num_players():
-            raise ValueError(f"position has {market.num_players} players, game has "
-                             f"{self.num_players()}")
+    def _state_at(self, market: Market) -> AztecMarketState:
         return AztecMarketState(self, market)

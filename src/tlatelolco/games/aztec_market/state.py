@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tlatelolco.contract import CHANCE, TERMINAL, Game, State
+from tlatelolco.contract import Game, State
 from tlatelolco.games.aztec_market import rules
 from tlatelolco.games.aztec_market.components import (
     BUY,
@@ -347,4 +347,4 @@ _PHASE_ACTIONS = {
 }
 
 
-__all__ = ["CHANCE", "TERMINAL", "AztecMarketState"]
+__all__ = ["AztecMarketState"]

@@ -43,11 +43,7 @@ class GrandBazaarGame(Game):
     def new_initial_state(self) -> GrandBazaarState:
         return GrandBazaarState(self)
 
-    def state_from_position(self, bazaar: Bazaar) -> GrandBazaarState:
-        """A state at a hand-built position (for analysis and tests); its history is empty."""
-        if bazaar.num_players != self.num_players():
-            raise ValueError(f"position has {bazaar.num_players} players, game has "
-                             f"{self.num_players()}")
+    def _state_at(self, bazaar: Bazaar) -> GrandBazaarState:
         return GrandBazaarState(self, bazaar)
 
 
