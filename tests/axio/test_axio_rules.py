@@ -417,4 +417,4 @@ def test_ax6_regression_resampling_a_hand_built_position() -> None:
     state = state_at(t)
     other = state.resample_from_infostate(0, random.Random(1))
     assert other.observation(0) == state.observation(0)
-    assert sorted(other.table.pool + [other.table.hands[1]]) == sorted(t.pool + [1])
+    assert sorted([*other.table.pool, other.table.hands[1]]) == sorted([*t.pool, 1])
