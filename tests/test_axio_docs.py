@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from tests import rules_pages
 
 import tlatelolco
 from tlatelolco.contract import State, normalise
@@ -63,18 +64,7 @@ def test_page_cites_every_rule(rule: str) -> None:
 
 
 def ruling_boxes() -> list[tuple[str, str]]:
-    """(the rule ids and topic in the box's header, the whole box) for each Ruling blockquote."""
-    boxes, quote = [], []
-    for line in [*page().splitlines(), ""]:
-        if line.startswith(">"):
-            quote.append(line[1:].strip())
-            continue
-        if quote and quote[0].startswith("**Ruling"):
-            header = re.match(r"\*\*Ruling \(([^)]*)\):\*\*", quote[0])
-            assert header, f"a Ruling box without '(AX-n, topic)' in its header: {quote[0]}"
-            boxes.append((header.group(1), flat(" ".join(quote))))
-        quote = []
-    return boxes
+    return rules_pages.ruling_boxes(page(), flat)
 
 
 # (what the ruling is about, the rule id its box cites, phrases the box must contain)
@@ -99,25 +89,12 @@ RULINGS = [
 
 
 def test_page_calls_out_every_ruling() -> None:
-    boxes = ruling_boxes()
-    assert len(boxes) >= len(RULINGS), "each ruling is called out in its own blockquote"
-    used: set[int] = set()
-    for topic, rule, phrases in RULINGS:
-        matches = [i for i, (header, text) in enumerate(boxes)
-                   if re.search(rf"\b{rule}\b", header) and all(p in text for p in phrases)]
-        assert matches, f"no Ruling box ({rule}) about {topic} saying {phrases}"
-        free = [i for i in matches if i not in used]
-        assert free, f"the ruling about {topic} shares its box with another ruling"
-        used.add(free[0])
+    rules_pages.assert_rulings_called_out(ruling_boxes(), RULINGS)
 
 
 def test_page_is_plain_markdown() -> None:
     text = page()
-    assert not re.search(r"<(/?[a-zA-Z][a-zA-Z0-9]*)(\s[^>]*)?>", text), "no HTML"
-    assert "```python" not in text
-    fences = re.findall(r"^```(.*)$", text, re.MULTILINE)
-    assert len(fences) % 2 == 0, "every fenced block is closed"
-    assert set(fences) <= {"text", ""}, "fenced blocks are plain text"
+    rules_pages.assert_plain_markdown(text)
     outside = re.sub(r"^```.*?^```$", "", text, flags=re.MULTILINE | re.DOTALL)
     for line in outside.splitlines():
         assert line.count("`") % 2 == 0, f"a code span broken across lines near: {line!r}"
