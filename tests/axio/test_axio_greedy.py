@@ -4,7 +4,6 @@ positions, fast and strong."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -17,6 +16,7 @@ from tlatelolco.contract import Game
 from tlatelolco.games.axio import AxioState, rules
 from tlatelolco.games.axio.table import DRAW_EXTRA, PLACING, decode_place, place_action
 from tlatelolco.games.axio.tiles import EMPTY, NUM_COLOURS, NUM_TILES, Tile, turned
+from tlatelolco.testing.bots import check_bot_in_random_play
 
 RED, GREEN, BLUE, ORANGE, PURPLE = range(NUM_COLOURS)
 
@@ -143,27 +143,12 @@ def test_greedy_plays_only_legal_actions_in_whole_games(num_players: int) -> Non
 
 
 @pytest.mark.parametrize("num_players", [1, 2, 3, 4])
-def test_greedy_answers_legally_and_fast_where_random_play_goes(num_players: int) -> None:
-    """Random play spreads the display wide (hundreds of placements): still legal, and quick."""
+def test_greedy_answers_legally_where_random_play_goes(num_players: int) -> None:
+    """Random play spreads the display wide (hundreds of placements): still legal. Speed is
+    measured by benchmarks, not asserted here."""
     g = game(num_players)
     bots = [AxioGreedy(g, seat, seed=seat) for seat in range(num_players)]
-    rng = random.Random(num_players)
-    slowest = 0.0
-    for _ in range(3):
-        state = g.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            seat = state.current_player()
-            view = state.resample_from_infostate(seat, rng)
-            start = time.perf_counter()
-            action = bots[seat].step(view)
-            slowest = max(slowest, time.perf_counter() - start)
-            legal = state.legal_actions()
-            assert action in legal
-            state.apply_action(rng.choice(legal))
-    assert slowest < 0.1  # about 2 ms on a laptop; generous for slow machines
+    assert check_bot_in_random_play(g, bots, games=3, seed=num_players) > 0
 
 
 def test_greedy_is_deterministic_for_a_seed() -> None:

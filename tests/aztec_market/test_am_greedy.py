@@ -28,6 +28,7 @@ from tlatelolco.games.aztec_market.components import (
 from tlatelolco.games.aztec_market.game import AztecMarketGame
 from tlatelolco.games.aztec_market.market import CHOOSE, PASS_KING, PASS_MOVES, Market
 from tlatelolco.games.aztec_market.state import AztecMarketState
+from tlatelolco.testing.bots import check_bot_in_random_play
 
 BLACK, BLUE, RED, GREEN = range(4)
 TILE_CODES = {"k": BLACK, "b": BLUE, "r": RED, "g": GREEN, "C": CROWD, "P": PORTER,
@@ -109,16 +110,7 @@ def test_greedy_answers_legally_in_positions_random_play_reaches(num_players: in
     """Random play reaches corners greedy play avoids: no coins, locked buyers, empty vendors."""
     game = tlatelolco.load("aztec_market", num_players=num_players)
     bots = [AztecMarketGreedy(game, seat, seed=seat) for seat in range(num_players)]
-    rng = random.Random(num_players)
-    for _ in range(2):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            legal = state.legal_actions()
-            assert bots[state.current_player()].step(state) in legal
-            state.apply_action(rng.choice(legal))
+    assert check_bot_in_random_play(game, bots, games=2, seed=num_players) > 0
     assert all(b.fallbacks == 0 for b in bots)
 
 

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import tlatelolco
 from tlatelolco.bots import make_bot
 from tlatelolco.bots.evaluate import head_to_head, wilson_interval
 from tlatelolco.bots.greedy.grand_bazaar import GrandBazaarGreedy, expected_next_prices
-from tlatelolco.chance import sample_chance
 from tlatelolco.games.grand_bazaar import Bazaar, GrandBazaarGame, GrandBazaarState
 from tlatelolco.games.grand_bazaar.cards import GEMS_PER_TYPE, NUM_GEMS, PRICE_CARDS, ROUNDS
+from tlatelolco.testing.bots import check_bot_in_random_play
 
 SAPPHIRE, RUBY, EMERALD = range(NUM_GEMS)
 Change = tuple[int, int, int]
@@ -67,16 +65,7 @@ def test_greedy_answers_legally_in_positions_random_play_reaches(num_players: in
     """Random play reaches corners greedy play avoids: empty purses, full hands, sold-out gems."""
     game = tlatelolco.load("grand_bazaar", num_players=num_players)
     bots = [GrandBazaarGreedy(game, seat, seed=seat) for seat in range(num_players)]
-    rng = random.Random(num_players)
-    for _ in range(4):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            legal = state.legal_actions()
-            assert bots[state.current_player()].step(state) in legal
-            state.apply_action(rng.choice(legal))
+    assert check_bot_in_random_play(game, bots, games=4, seed=num_players) > 0
 
 
 # --- deterministic ----------------------------------------------------------------------------
