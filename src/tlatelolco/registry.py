@@ -12,6 +12,7 @@ _GAMES: dict[str, str] = {
     "aztec_market": "tlatelolco.games.aztec_market:AztecMarketGame",
     "axio": "tlatelolco.games.axio:AxioGame",
     "grand_bazaar": "tlatelolco.games.grand_bazaar:GrandBazaarGame",
+    "mexica": "tlatelolco.games.mexica:MexicaGame",
 }
 
 
