@@ -1,5 +1,8 @@
 """Golden playthroughs: a seeded game with every seat's view at every step, as diffable text.
 
+Each step records the action and, per seat, what changed in its view, so files stay small and
+a behaviour change shows up as a short diff.
+
 A test regenerates each playthrough and compares it with the stored file, so any change of
 behaviour shows up in review. Regenerate after an intended change with
 
@@ -24,26 +27,25 @@ def _compact(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def _views(state: State, num_players: int) -> list[str]:
-    """One line per distinct view: seats that see the same thing share a line, and a view after
-    the first shows only the keys where it differs from the first (a hidden hand, say)."""
-    groups: dict[str, tuple[dict[str, Any], list[int]]] = {}
-    for seat in range(num_players):
+def _views(state: State, previous: list[dict[str, Any]]) -> list[str]:
+    """One line per group of seats whose view changed in the same way: the keys that differ
+    from that seat's previous view (all of them at the start). Seats are grouped, so a hidden
+    hand shows up as a separate line for its owner."""
+    groups: dict[str, list[int]] = {}
+    for seat, before in enumerate(previous):
         observation = state.observation(seat)
-        groups.setdefault(_compact(observation), (observation, []))[1].append(seat)
-    (first, first_seats), *rest = groups.values()
-    lines = [f"  seats {','.join(map(str, first_seats))}: {_compact(first)}"]
-    for observation, seats in rest:
-        differs = {k: v for k, v in observation.items() if first.get(k) != v}
-        lines.append(f"  seats {','.join(map(str, seats))} differ: {_compact(differs)}")
-    return lines
+        changed = {k: v for k, v in observation.items() if k not in before or before[k] != v}
+        previous[seat] = observation
+        groups.setdefault(_compact(changed), []).append(seat)
+    return [f"  seats {','.join(map(str, seats))}: {text}" for text, seats in groups.items()]
 
 
 def playthrough(game: Game, seed: int = GOLDEN_SEED) -> str:
     """The text of a random-bot game of `game` with the given seed."""
     n = game.num_players()
     lines = [json.dumps({"game": game.info.name, "options": dict(game.options), "seed": seed})]
-    lines += _views(game.new_initial_state(), n)
+    previous: list[dict[str, Any]] = [{} for _ in range(n)]
+    lines += _views(game.new_initial_state(), previous)
 
     before = game.new_initial_state()  # trails the match by one action, for the notation
 
@@ -51,7 +53,7 @@ def playthrough(game: Game, seed: int = GOLDEN_SEED) -> str:
         lines.append(f"{len(state.history())} actor {actor} action {action}: "
                      f"{before.action_to_string(action)}")
         before.apply_action(action)
-        lines.extend(_views(state, n))
+        lines.extend(_views(state, previous))
 
     record = play_match(game, ["random"] * n, seed=seed, on_action=log)
     lines.append("result " + json.dumps(record["result"]))

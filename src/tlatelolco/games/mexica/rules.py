@@ -622,8 +622,15 @@ def _score_part(city: City) -> None:
         city.supply[seat] = [a + b for a, b in zip(city.supply[seat], city.reserve[seat],
                                                     strict=True)]
         city.reserve[seat] = [0] * 4
+    # Ruling: part-1 tiles still unplaced when part 1 ends early (idle or last round) leave the
+    # game; part 2 plays with its own seven.
+    city.removed += _sizes(city.available)
     city.available, city.face_down = city.face_down, [0] * len(SIZES)
     remove_unplaceable(city)
+
+
+def _sizes(counts: list[int]) -> list[int]:
+    return [size for size, n in zip(SIZES, counts, strict=True) for _ in range(n)]
 
 
 def ranking_key(city: City, seat: int) -> tuple[int, int]:
