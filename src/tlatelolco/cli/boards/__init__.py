@@ -15,6 +15,7 @@ _BOARDS: dict[str, str] = {
     "axio": "tlatelolco.cli.boards.axio",
     "aztec_market": "tlatelolco.cli.boards.aztec_market",
     "grand_bazaar": "tlatelolco.cli.boards.grand_bazaar",
+    "mexica": "tlatelolco.cli.boards.mexica",
 }
 
 

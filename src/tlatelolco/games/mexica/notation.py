@@ -90,6 +90,9 @@ def action_text(city: City, action: int) -> str:
     if kind == K_CANAL:
         return f"canal {NAMES[a]}"
     if kind == K_DOUBLE:
+        if b >= len(NAMES) or b not in NEIGHBOURS[a]:  # an east edge or the south edge
+            side = "east" if b == a + 1 else "south"
+            return f"canal {NAMES[a]} and the square {side} of it (off the board)"
         return f"canal {NAMES[a]}-{NAMES[b]}"
     if kind == K_BRIDGE:
         return f"bridge {NAMES[a]}{_axis_text(city, a, b)}"
@@ -116,7 +119,7 @@ def action_dict(action: int) -> dict[str, Any]:
     elif kind in (K_START, K_CANAL, K_BOAT, K_TELEPORT):
         out["square"] = NAMES[a]
     elif kind == K_DOUBLE:
-        out["squares"] = [NAMES[a], NAMES[b]]
+        out["squares"] = [NAMES[a], NAMES[b] if b < len(NAMES) else None]
     elif kind == K_BRIDGE:
         out.update(square=NAMES[a], axis=AXIS_NAMES[b])
     elif kind == K_MOVE_BRIDGE:

@@ -9,7 +9,7 @@ from tlatelolco.contract import Game, State, shared_victory
 from tlatelolco.games.mexica import notation, rules
 from tlatelolco.games.mexica.board import AXIS_NAMES, NAMES, ROWS
 from tlatelolco.games.mexica.city import OVER, PHASE_NAMES, PLAYING, City
-from tlatelolco.games.mexica.components import SIZES
+from tlatelolco.games.mexica.components import MAX_ROUNDS, SIZES
 
 
 class MexicaState(State):
@@ -90,16 +90,20 @@ def _sizes(counts: list[int]) -> list[int]:
 def view(c: City, to_move: int, returns: list[float]) -> dict[str, Any]:
     """The whole position as JSON-ready data, the same for every seat."""
     squares = range(len(c.canal))
-    district_areas = [
-        {"size": size, "tile": c.area_tile[ident] or None,
-         "squares": [NAMES[s] for s in squares if c.area[s] == ident]}
-        for ident, size in enumerate(c.area_size) if size]
+    members: dict[int, list[str]] = {}
+    for square, ident in enumerate(c.area):
+        if ident >= 0:
+            members.setdefault(ident, []).append(NAMES[square])
+    district_areas = [{"size": c.area_size[ident], "tile": c.area_tile[ident] or None,
+                       "squares": names} for ident, names in members.items()]
     return {
         "game": "mexica",
         "phase": PHASE_NAMES[c.phase],
         "to_move": to_move,
         "part": c.part,
         "round": c.round,
+        "last_round": MAX_ROUNDS,
+        "idle_round": c.phase == PLAYING and c.idle,  # nobody has spent an AP this round yet
         "turn_of": c.player,
         "ap": c.ap if c.phase == PLAYING else 0,
         "tokens_taken": c.taken,
@@ -118,8 +122,8 @@ def view(c: City, to_move: int, returns: list[float]) -> dict[str, Any]:
         "tokens": c.tokens[:],
         "buildings_left": [s[:] for s in c.supply],
         "buildings_part_two": [r[:] for r in c.reserve],
-        "tiles": {"available": _sizes(c.available),
-                  "part_two" if c.part == 1 else "unused": _sizes(c.face_down),
+        # face down: not yet drawn while drawing, then part 2's tiles (known by elimination)
+        "tiles": {"available": _sizes(c.available), "face_down": _sizes(c.face_down),
                   "removed": c.removed[:]},
         "scores": c.scores[:],
         "scorings": [s[:] for s in c.scorings],
