@@ -384,6 +384,8 @@ def _why_not_canal(city: City, kind: int, a: int, b: int) -> str | None:
     if not city.doubles:
         return "no double canal tile is left"
     if (a, b) not in VALID_PAIRS:
+        if b in NEIGHBOURS[a]:  # side by side, but one is lake or palace: say which
+            return placement.why_not_canal(city, a) or placement.why_not_canal(city, b)
         return f"{NAMES[a]} and its neighbour are not two land squares side by side"
     return placement.why_not_canal(city, a) or placement.why_not_canal(city, b)
 
