@@ -15,6 +15,7 @@ GREEDY: dict[str, str] = {
     "axio": "tlatelolco.bots.greedy.axio:AxioGreedy",
     "aztec_market": "tlatelolco.bots.greedy.aztec_market:AztecMarketGreedy",
     "grand_bazaar": "tlatelolco.bots.greedy.grand_bazaar:GrandBazaarGreedy",
+    "mexica": "tlatelolco.bots.greedy.mexica:MexicaGreedy",
 }
 
 
