@@ -13,7 +13,6 @@ from tlatelolco.games.mexica.board import (
     IS_LAKE,
     NEIGHBOURS,
     NORTH_SOUTH,
-    NUM_SQUARES,
     STEPS,
     WEST_EAST,
 )
@@ -80,20 +79,11 @@ def boat_costs(city: City, start: int, limit: int) -> dict[int, int]:
                 best[n] = cost
                 todo.appendleft(n)
     return found
-def teleport_targets(city: City) -> list[int]:
-    """Every free dry square (not the coat of arms) and every free bridge."""
-    return [s for s in range(NUM_SQUARES)
-            if can_stand(city, s) or free_bridge(city, s)]
-
-
-def has_way_out(city: City, seat: int) -> bool:
-    """Whether `seat`'s Mexica has a square it could step onto: a free dry square or a free
-    bridge it could enter (the first-turn rule of MX-7)."""
-    return bool(city.mexica[seat] < 0 or exits(city, seat))
 
 
 def exits(city: City, seat: int) -> list[int]:
-    """The squares `seat`'s Mexica could reach with one AP: steps, and bridges one away."""
+    """The squares `seat`'s Mexica could reach with one AP: steps, and bridges one away (the
+    first-turn rule of MX-7 forbids taking the last of them from a rival)."""
     at = city.mexica[seat]
     out = [t for d in range(4) if (t := step_target(city, at, d)) >= 0]
     if city.bridge[at]:

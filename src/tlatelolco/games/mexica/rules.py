@@ -54,7 +54,6 @@ from tlatelolco.games.mexica.board import (
     STARTED,
     STARTING,
     STEPS,
-    WIDTH,
 )
 from tlatelolco.games.mexica.board import NUM_SQUARES as N
 from tlatelolco.games.mexica.city import DRAWING, OVER, PLACING, PLAYING, City
@@ -428,8 +427,8 @@ def _blocking(city: City, actions: list[int]) -> set[int]:
     for way in ways.values():
         if len(way) == 1:
             s = way[0]
-            risky.update((CANAL + s, TELEPORT + s, BOAT + s, DOUBLE + 2 * s, DOUBLE + 2 * s + 1,
-                          DOUBLE + 2 * (s - 1), DOUBLE + 2 * (s - WIDTH) + 1))
+            risky.update((CANAL + s, TELEPORT + s, BOAT + s))
+            risky.update(double_action(s, n) for n in NEIGHBOURS[s])
             risky.update(BUILD + levels * N + s for levels in range(4))
             risky.update(FOUND + index * N + s for index in range(len(SIZES)))
             risky.update(WALK + d for d in range(4) if STEPS[at][d] == s)
