@@ -1,4 +1,4 @@
-"""Checks every game's rules page shares: Ruling boxes and plain Markdown."""
+"""What every game's rules-page test shares: reading sections, Ruling boxes, plain Markdown."""
 
 from __future__ import annotations
 
@@ -42,3 +42,28 @@ def assert_plain_markdown(text: str) -> None:
     fences = re.findall(r"^```(.*)$", text, re.MULTILINE)
     assert len(fences) % 2 == 0, "every fenced block is closed"
     assert set(fences) <= {"text", ""}, "fenced blocks are plain text"
+
+
+def section(text: str, heading: str) -> str:
+    """The text under `heading` (a whole heading line), up to the next heading of its level or
+    a higher one."""
+    level = len(heading.split()[0])
+    start = text.index(heading + "\n")
+    nxt = re.compile(rf"^#{{1,{level}}} ", re.MULTILINE).search(text, start + len(heading))
+    return text[start:nxt.start() if nxt else len(text)]
+
+
+def flat(text: str) -> str:
+    """Lower case, single spaces, no Markdown emphasis, code marks or quote marks: for phrase
+    checks."""
+    text = "\n".join(line.removeprefix(">") for line in text.splitlines())
+    return " ".join(text.replace("`", "").replace("*", "").lower().split())
+
+
+def text_blocks(text: str) -> list[str]:
+    """The contents of the page's ```text blocks (maps, diagrams, examples)."""
+    return re.findall(r"^```text\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+
+
+def code_spans(text: str) -> list[str]:
+    return re.findall(r"`([^`\n]+)`", text)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from tests import rules_pages
+from tests.rules_pages import code_spans, flat
 
 import tlatelolco
 from tlatelolco.contract import State, normalise
@@ -33,27 +34,19 @@ def page() -> str:
 
 
 def section(heading: str) -> str:
-    """The text under `heading` (a whole heading line), up to the next heading of its level or
-    a higher one."""
-    text = page()
-    level = len(heading.split()[0])
-    start = text.index(heading + "\n")
-    nxt = re.compile(rf"^#{{1,{level}}} ", re.MULTILINE).search(text, start + len(heading))
-    return text[start:nxt.start() if nxt else len(text)]
-
-
-def flat(text: str) -> str:
-    """Lower case, single spaces, no Markdown emphasis, code marks or quote marks."""
-    text = "\n".join(line.removeprefix(">") for line in text.splitlines())
-    return " ".join(text.replace("`", "").replace("*", "").lower().split())
+    return rules_pages.section(page(), heading)
 
 
 def text_blocks() -> list[str]:
-    return re.findall(r"^```text\n(.*?)^```$", page(), re.MULTILINE | re.DOTALL)
+    return rules_pages.text_blocks(page())
 
 
-def code_spans(text: str) -> list[str]:
-    return re.findall(r"`([^`\n]+)`", text)
+
+
+
+
+
+
 
 
 # --- rule ids, rulings, plain Markdown -------------------------------------------------------

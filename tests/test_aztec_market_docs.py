@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from tests import rules_pages
+from tests.rules_pages import flat
 
 import tlatelolco
 
@@ -28,17 +29,15 @@ def page() -> str:
 
 
 def section(heading: str) -> str:
-    """The text under `heading` (a whole heading line), up to the next heading of its level."""
-    text = page()
-    level = heading.split()[0]
-    start = text.index(heading + "\n")
-    nxt = re.compile(rf"^{level} ", re.MULTILINE).search(text, start + len(heading))
-    return text[start:nxt.start() if nxt else len(text)]
+    return rules_pages.section(page(), heading)
 
 
-def flat(text: str) -> str:
-    """Lower case, single spaces, no Markdown emphasis or code marks: for phrase checks."""
-    return " ".join(text.replace("`", "").replace("*", "").lower().split())
+def text_blocks() -> list[str]:
+    return rules_pages.text_blocks(page())
+
+
+
+
 
 
 # --- rule ids, rulings, plain Markdown -------------------------------------------------------
@@ -87,8 +86,6 @@ def test_page_is_plain_markdown() -> None:
 
 # --- what the page's diagrams and tables say --------------------------------------------------
 
-def text_blocks() -> list[str]:
-    return re.findall(r"^```text\n(.*?)^```$", page(), re.MULTILINE | re.DOTALL)
 
 
 def test_seat_diagram() -> None:
