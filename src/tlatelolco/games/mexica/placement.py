@@ -35,12 +35,9 @@ def why_not_canal(city: City, square: int) -> str | None:
         return f"{name} already holds a canal"
     if IS_PALACE[square]:
         return f"{name} is a palace square"
-    if city.building[square]:
-        return f"{name} holds a building"
-    if city.tile[square]:
-        return f"{name} holds a calpulli tile"
-    if city.occupied[square]:
-        return f"a Mexica stands on {name}"
+    taken = what_stands_on(city, square)
+    if taken:
+        return taken
     if city.access[square]:
         return f"{name} is the end of a bridge"
     if city.area_tile[city.area[square]]:
@@ -120,8 +117,14 @@ def why_not_building_square(city: City, seat: int, square: int) -> str | None:
         return f"{name} is {what}, not ordinary land"
     if city.area[square] != city.area[at]:
         return f"{name} is not in your Mexica's area"
+    return what_stands_on(city, square)
+
+
+def what_stands_on(city: City, square: int) -> str | None:
+    """Why a land square is not free: the building, calpulli tile or Mexica on it."""
+    name = NAMES[square]
     if city.building[square]:
-        return f"{name} already holds a building"
+        return f"{name} holds a building"
     if city.tile[square]:
         return f"{name} holds a calpulli tile"
     if city.occupied[square]:
