@@ -6,7 +6,7 @@
 Commands:
     setup [--force]   create .venv if needed, install requirements.lock, then the project
                       editable (skipped when requirements.lock and pyproject.toml are unchanged)
-    test [ARGS]       ruff check src tests, then pytest -n 2 ARGS (non-zero if either fails)
+    test [ARGS]       ruff check src tests, then pytest -n 2 --dist worksteal ARGS (non-zero if either fails)
     play [ARGS]       tlatelolco play ARGS (default: grand_bazaar)
     bench [ARGS]      tlatelolco bench ARGS
     run -- CMD...     run CMD with the venv's executables first on PATH
@@ -178,7 +178,7 @@ def cmd_setup(args: list[str]) -> int:
 def cmd_test(args: list[str]) -> int:
     python = str(venv_python(VENV))
     lint = in_venv([python, "-m", "ruff", "check", "src", "tests"], cwd=ROOT)
-    tests = in_venv([python, "-m", "pytest", "-n", "2", *args], cwd=ROOT)
+    tests = in_venv([python, "-m", "pytest", "-n", "2", "--dist", "worksteal", *args], cwd=ROOT)
     if lint != 0:
         say(f"ruff check failed (exit {lint})")
     if tests != 0:
