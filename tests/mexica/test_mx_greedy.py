@@ -7,7 +7,8 @@ import pytest
 import tlatelolco
 from tlatelolco.bots import bot_names, make_bot
 from tlatelolco.bots.evaluate import head_to_head
-from tlatelolco.bots.greedy.mexica import MexicaGreedy, cover, grow
+from tlatelolco.bots.greedy.mexica import MexicaGreedy
+from tlatelolco.bots.greedy.mexica_routes import cover, grow
 from tlatelolco.contract import Game
 from tlatelolco.games.mexica import City, MexicaState, rules
 from tlatelolco.games.mexica.actions import END, K_FOUND, decode
