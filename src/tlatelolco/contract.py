@@ -228,10 +228,20 @@ class State:
         raise NotImplementedError
 
     def information_state_string(self, player: int) -> str:
-        raise NotImplementedError
+        """What `player` has seen: the history, with the steps hidden from that seat as `?`.
+        A game whose hidden state is not in the history adds what the seat sees of it."""
+        hidden = self.hidden_steps(player)  # also refuses a seat that does not exist
+        return f"p{player}:" + ",".join("?" if i in hidden else str(a)
+                                        for i, a in enumerate(self._history))
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> State:
-        raise NotImplementedError
+        """A full state `player` could be in. With perfect information that is this state:
+        chance outcomes are decided only when they happen. Other games must override it."""
+        self.check_seat(player)
+        if self._game.info.information != "perfect":
+            raise NotImplementedError(f"{self._game.info.name} hides information: it must "
+                                      "implement resample_from_infostate")
+        return self.clone()
 
     def _key(self) -> tuple[Any, ...]:
         """Everything that makes this state what it is (for equality)."""

@@ -222,9 +222,8 @@ class AxioState(State):
 
     def information_state_string(self, player: int) -> str:
         """What `player` has seen: the history with other seats' draws hidden, and the view."""
-        hidden = self.hidden_steps(player)
-        steps = ",".join("?" if i in hidden else str(a) for i, a in enumerate(self._history))
-        return f"p{player}:{steps}|" + json.dumps(self.observation(player), sort_keys=True)
+        return super().information_state_string(player) + "|" + json.dumps(
+            self.observation(player), sort_keys=True)
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> AxioState:
         """Deal the other seats' unseen hand tiles afresh from every tile `player` has not seen."""

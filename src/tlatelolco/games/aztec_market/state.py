@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from tlatelolco.contract import Game, State
@@ -322,15 +321,6 @@ class AztecMarketState(State):
             "terminal": self.is_terminal(),
             "returns": self.returns() if self.is_terminal() else None,
         }
-
-    def information_state_string(self, player: int) -> str:
-        # Everything public but the bag's order, which is not in the state until drawn.
-        self.check_seat(player)
-        return f"p{player}:" + ",".join(map(str, self._history))
-
-    def resample_from_infostate(self, player: int, rng: random.Random) -> AztecMarketState:
-        self.check_seat(player)
-        return self.clone()
 
     def _key(self) -> tuple[Any, ...]:
         return (self._m.key(), tuple(self._history))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from tlatelolco.contract import CHANCE, TERMINAL, Game, State
@@ -163,16 +162,6 @@ class GrandBazaarState(State):
         if self._player == TERMINAL:
             view["returns"] = self.returns()
         return view
-
-    def information_state_string(self, player: int) -> str:
-        # Everything public: the whole history is what every seat knows.
-        self.check_seat(player)
-        return f"p{player}:" + ",".join(map(str, self._history))
-
-    def resample_from_infostate(self, player: int, rng: random.Random) -> GrandBazaarState:
-        # No hidden state: the deck order is not decided until a card is revealed (chance node).
-        self.check_seat(player)
-        return self.clone()
 
     def _key(self) -> tuple[Any, ...]:
         return (self._b.key(), tuple(self._history))

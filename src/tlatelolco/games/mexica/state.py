@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from tlatelolco.contract import Game, State, shared_victory
@@ -68,16 +67,6 @@ class MexicaState(State):
         """Everything is public (MX-12); the part-2 tiles are known by elimination."""
         self.check_seat(player)
         return view(self._c, self.current_player(), self.returns())
-
-    def information_state_string(self, player: int) -> str:
-        # Perfect information: the whole history is what every seat knows.
-        self.check_seat(player)
-        return f"p{player}:" + ",".join(map(str, self._history))
-
-    def resample_from_infostate(self, player: int, rng: random.Random) -> MexicaState:
-        # Nothing is hidden: the part-1 draw is a chance node, decided only when it happens.
-        self.check_seat(player)
-        return self.clone()
 
     def _key(self) -> tuple[Any, ...]:
         return (self._c.key(), tuple(self._history))
