@@ -41,14 +41,6 @@ def text_blocks() -> list[str]:
     return rules_pages.text_blocks(page())
 
 
-
-
-
-
-
-
-
-
 # --- rule ids, rulings, plain Markdown -------------------------------------------------------
 
 @pytest.mark.parametrize("rule", [f"AX-{i}" for i in range(1, 8)])

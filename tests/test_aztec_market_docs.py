@@ -36,10 +36,6 @@ def text_blocks() -> list[str]:
     return rules_pages.text_blocks(page())
 
 
-
-
-
-
 # --- rule ids, rulings, plain Markdown -------------------------------------------------------
 
 @pytest.mark.parametrize("rule", [f"AM-{i}" for i in range(1, 10)])
@@ -85,7 +81,6 @@ def test_page_is_plain_markdown() -> None:
 
 
 # --- what the page's diagrams and tables say --------------------------------------------------
-
 
 
 def test_seat_diagram() -> None:

@@ -71,14 +71,6 @@ def text_blocks() -> list[str]:
     return rules_pages.text_blocks(page())
 
 
-
-
-
-
-
-
-
-
 # --- the page ships and the CLI prints it ------------------------------------------------------
 
 def test_page_is_package_data() -> None:

@@ -117,7 +117,6 @@ STARTING_SET = frozenset(STARTING)
 MOVES = (K_WALK, K_BOAT, K_TELEPORT)
 
 
-
 class MexicaGreedy(Bot):
     """Plans of a few actions scored one ply deep (see the module docstring)."""
 
