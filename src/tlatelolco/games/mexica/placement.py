@@ -47,9 +47,7 @@ def why_not_canal(city: City, square: int) -> str | None:
 
 def refresh_diggable(city: City, square: int) -> None:
     """Recompute `city.diggable` for `square` after something on or around it changed."""
-    city.diggable[square] = bool(
-        IS_ORDINARY[square] and not city.canal[square] and not city.occupied[square]
-        and not city.access[square] and not city.area_tile[city.area[square]])
+    city.diggable[square] = why_not_canal(city, square) is None
 
 
 def bridge_axes(city: City, square: int, lifted: int = -1) -> tuple[int, ...]:
