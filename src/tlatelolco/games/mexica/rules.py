@@ -228,8 +228,10 @@ def _turn_actions(city: City) -> list[int]:
     money = budget(city)
     at = city.mexica[seat]
     actions = [END]
+    # free ordinary land in the Mexica's area: where it may build or put a calpulli tile
+    sites = [] if city.bridge[at] else _free_land(city, city.area[at])
     if money < 1:
-        return actions + _found_actions(city, seat)
+        return actions + _found_actions(city, seat, sites)
     if city.ap >= 1 and city.taken < TOKENS_PER_TURN and city.token_supply:
         actions.append(TOKEN)
     actions += [WALK + d for d in range(4) if step_target(city, at, d) >= 0]
@@ -240,19 +242,15 @@ def _turn_actions(city: City) -> list[int]:
         actions += [DOUBLE + 2 * a + k for a, b, k in PAIRS if ok[a] and ok[b]]
     actions += _bridge_actions(city)
     if city.bridge[at]:
-        actions += [BOAT + s for s, c in sorted(boat_costs(city, at, money).items())
-                    if not occupied[s]]
+        actions += [BOAT + s for s in sorted(boat_costs(city, at, money)) if not occupied[s]]
     if money >= TELEPORT_COST:
         bridge = city.bridge  # dry squares are exactly those in an area
         actions += [TELEPORT + s for s in STANDING
                     if not occupied[s] and (area[s] >= 0 or bridge[s])]
-    if not city.bridge[at]:
-        mine = area[at]
-        squares = [s for s in ORDINARY if area[s] == mine and not occupied[s]]
-        for levels, left in enumerate(city.supply[seat], start=1):
-            if left and levels <= money:
-                actions += [BUILD + (levels - 1) * N + s for s in squares]
-    return actions + _found_actions(city, seat)
+    for levels, left in enumerate(city.supply[seat], start=1):
+        if left and levels <= money:
+            actions += [BUILD + (levels - 1) * N + s for s in sites]
+    return actions + _found_actions(city, seat, sites)
 
 
 def _bridge_actions(city: City) -> list[int]:
@@ -283,13 +281,18 @@ def _bridge_actions(city: City) -> list[int]:
     return actions
 
 
-def _found_actions(city: City, seat: int) -> list[int]:
+def _free_land(city: City, ident: int) -> list[int]:
+    area, occupied = city.area, city.occupied
+    return [s for s in ORDINARY if area[s] == ident and not occupied[s]]
+
+
+def _found_actions(city: City, seat: int, sites: list[int]) -> list[int]:
+    """MX-9: a tile on any of `sites` when the Mexica's unfounded area has a tile's size."""
     size = placement.foundable_size(city, seat)
     if not SIZES[0] <= size <= SIZES[-1] or not city.available[size - SIZES[0]]:
         return []
-    mine = city.area[city.mexica[seat]]
     base = FOUND + (size - SIZES[0]) * N
-    return [base + s for s in ORDINARY if city.area[s] == mine and not city.occupied[s]]
+    return [base + s for s in sites]
 
 
 def why_illegal(city: City, action: int) -> str | None:
