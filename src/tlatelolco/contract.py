@@ -243,6 +243,22 @@ class State:
                                       "implement resample_from_infostate")
         return self.clone()
 
+    def public_observation(self) -> dict[str, Any]:
+        """What a spectator may see: a seat's observation without anything private to a seat.
+        With perfect information every seat sees the same, so that is seat 0's view; a game
+        that hides information must override it (and `public_hidden_steps`)."""
+        if self._game.info.information != "perfect":
+            raise NotImplementedError(f"{self._game.info.name} hides information: it must "
+                                      "implement public_observation")
+        return self.observation(0)
+
+    def public_hidden_steps(self) -> frozenset[int]:
+        """Positions in the history a spectator may not see: those hidden from any seat."""
+        hidden: frozenset[int] = frozenset()
+        for seat in range(self._game.num_players()):
+            hidden |= self.hidden_steps(seat)
+        return hidden
+
     def _key(self) -> tuple[Any, ...]:
         """Everything that makes this state what it is (for equality)."""
         raise NotImplementedError

@@ -215,10 +215,20 @@ class AxioState(State):
             "returns": self.returns() if t.phase == OVER else None,
         }
 
+    def public_observation(self) -> dict[str, Any]:
+        """A spectator sees what every seat sees: no hand tile at all (AX-6)."""
+        view = self.observation(0)
+        view["hand"] = None
+        return view
+
     def hidden_steps(self, player: int) -> frozenset[int]:
         """Other seats' draws into their hands (AX-6)."""
         self.check_seat(player)
         return frozenset(step for step, seat in self._t.private_draws if seat != player)
+
+    def public_hidden_steps(self) -> frozenset[int]:
+        """Every draw into a hand, even in a solo game."""
+        return frozenset(step for step, _ in self._t.private_draws)
 
     def information_state_string(self, player: int) -> str:
         """What `player` has seen: the history with other seats' draws hidden, and the view."""

@@ -1,0 +1,223 @@
+"""The JSON API: the lobby, seats, actions, views, replays and records.
+
+Every error is `{"error": code, "message": sentence, "status": n}`: 401 without a credential,
+403 with one that holds no seat here, 404 for an unknown game, 409 when the game's state
+forbids it (not your turn, a stale version, an illegal move, a taken seat), 422 for a
+malformed request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Header, Path, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from tlatelolco.web.errors import ApiError
+from tlatelolco.web.hub import Hub
+from tlatelolco.web.store import GameRow
+from tlatelolco.web.views import players, replay_view, seat_view
+
+router = APIRouter(prefix="/api")
+GameId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$",
+                             description="A game's id, as in its links.")]
+Authorization = Annotated[str | None, Header(
+    description="`Bearer TOKEN`: the seat credential from an invite link.")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateGame(Strict):
+    game: str = Field(description="One of the names listed by GET /api/catalog.",
+                      examples=["grand_bazaar"])
+    options: dict[str, Any] = Field(default_factory=dict,
+                                    description="The game's options, e.g. {\"num_players\": 3}.")
+    seats: list[str] | None = Field(
+        default=None, description="One per seat: `taken` (yours), `open` (an invite link) or "
+        "`bot:NAME` (e.g. `bot:greedy`). Default: you in seat 0, the others open.")
+    name: str | None = Field(default=None, max_length=200, description="Your player name.")
+    listed: bool = Field(default=True, description="Show the game in the lobby's lists.")
+
+
+class JoinGame(Strict):
+    seat: int | None = Field(default=None, description="The open seat to take (default: the "
+                             "first open one).")
+    name: str | None = Field(default=None, max_length=200)
+
+
+class Claim(Strict):
+    name: str | None = Field(default=None, max_length=200)
+
+
+class Act(Strict):
+    version: int = Field(description="The `version` of the view this move answers.")
+    action: int | None = Field(default=None, description="An action number from the view's "
+                               "`legal` list.")
+    text: str | None = Field(default=None, max_length=200,
+                             description="Or the move in the game's notation.")
+
+
+class ErrorBody(BaseModel):
+    error: str
+    message: str
+    status: int
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (401, 403, 404, 409, 422)}
+
+
+def hub(request: Request) -> Hub:
+    return request.app.state.hub  # type: ignore[no-any-return]
+
+
+def bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "no_credential", "the Authorization header must be "
+                       "'Bearer TOKEN' with the token from your invite link")
+    return token.strip()
+
+
+def links(request: Request, game_id: str, token: str | None = None) -> str:
+    base = str(request.base_url).rstrip("/")
+    return f"{base}/games/{game_id}" + (f"#token={token}" if token else "")
+
+
+def summary(row: GameRow, request: Request | None = None,
+            connected: dict[int, int] | None = None) -> dict[str, Any]:
+    return {"id": row.id, "game": row.game, "options": row.options, "status": row.status,
+            "version": row.version, "seats": players(row, connected),
+            "result": row.result, "rematch_id": row.rematch_id,
+            "created_at": row.created_at.isoformat() if row.created_at else None,
+            "updated_at": row.updated_at.isoformat() if row.updated_at else None,
+            "url": links(request, row.id) if request is not None else None}
+
+
+@router.get("/catalog", summary="The games, their options and bots")
+async def catalog(request: Request) -> list[dict[str, Any]]:
+    return await asyncio.to_thread(hub(request).service.catalog)
+
+
+@router.post("/games", status_code=201, responses=ERRORS, summary="Create a game")
+async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+    """Seats: `taken` seats are yours (their tokens are returned), `open` seats get invite
+    links, `bot:NAME` seats play by themselves on the server."""
+    h = hub(request)
+    row, tokens = await asyncio.to_thread(h.service.create, body.game, body.options,
+                                          body.seats, body.name, body.listed)
+    h.kick_bots(row.id)
+    seats = []
+    for seat in row.seats:
+        token = tokens.get(seat.seat)
+        seats.append({"seat": seat.seat, "kind": seat.kind, "name": seat.name,
+                      "token": token if seat.kind == "human" else None,
+                      "invite_url": links(request, row.id, token)
+                      if seat.kind == "open" and token else None,
+                      "url": links(request, row.id, token) if seat.kind == "human" else None})
+    return {**summary(row, request), "seats": seats,
+            "spectator_url": links(request, row.id)}
+
+
+@router.get("/games", summary="Open, running or finished games")
+async def list_games(request: Request, status: Literal["open", "running", "finished"] | None
+                     = None, limit: Annotated[int, Query(ge=1, le=200)] = 50
+                     ) -> list[dict[str, Any]]:
+    rows = await asyncio.to_thread(hub(request).service.store.list_games, status, limit)
+    return [summary(row, request) for row in rows]
+
+
+@router.get("/games/{game_id}", responses=ERRORS, summary="One game's public summary")
+async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
+    h = hub(request)
+    live = await asyncio.to_thread(h.service.sync, game_id, 0, True)
+    row = live.row
+    row.version = live.version
+    return summary(row, request, h.views_connected(game_id))
+
+
+@router.post("/games/{game_id}/join", responses=ERRORS, summary="Take an open seat")
+async def join(game_id: GameId, body: JoinGame, request: Request) -> dict[str, Any]:
+    h = hub(request)
+    _, seat, token, change = await asyncio.to_thread(h.service.join, game_id, body.seat,
+                                                     body.name)
+    await h.announce(change)
+    return {"game_id": game_id, "seat": seat, "token": token,
+            "url": links(request, game_id, token)}
+
+
+@router.post("/games/{game_id}/claim", responses=ERRORS,
+             summary="Take the seat of an invite link")
+async def claim(game_id: GameId, body: Claim, request: Request,
+                authorization: Authorization = None) -> dict[str, Any]:
+    h = hub(request)
+    _, seat, change = await asyncio.to_thread(h.service.claim, game_id, bearer(authorization),
+                                              body.name)
+    await h.announce(change)
+    return {"game_id": game_id, "seat": seat}
+
+
+@router.post("/games/{game_id}/leave", responses=ERRORS, summary="Give up your seat")
+async def leave(game_id: GameId, request: Request,
+                authorization: Authorization = None) -> dict[str, Any]:
+    h = hub(request)
+    live, change = await asyncio.to_thread(h.service.leave, game_id, bearer(authorization))
+    await h.announce(change)
+    return summary(live.row, request)
+
+
+@router.post("/games/{game_id}/rematch", responses=ERRORS,
+             summary="Play again, seats rotated; your credential carries over")
+async def rematch(game_id: GameId, request: Request,
+                  authorization: Authorization = None) -> dict[str, Any]:
+    h = hub(request)
+    token = bearer(authorization)
+    new_id, seat, change = await asyncio.to_thread(h.service.rematch, game_id, token)
+    await h.announce(change)
+    h.kick_bots(new_id)
+    return {"game_id": new_id, "seat": seat, "url": links(request, new_id, token)}
+
+
+@router.get("/games/{game_id}/view", responses=ERRORS,
+            summary="Your seat's view (a spectator's without a credential)")
+async def view(game_id: GameId, request: Request,
+               authorization: Authorization = None) -> dict[str, Any]:
+    h = hub(request)
+    live, viewer = await asyncio.to_thread(h.service.viewer, game_id, bearer(authorization))
+    return await asyncio.to_thread(seat_view, live, viewer, 0, h.views_connected(game_id))
+
+
+@router.post("/games/{game_id}/actions", responses=ERRORS, summary="Make a move")
+async def act(game_id: GameId, body: Act, request: Request,
+              authorization: Authorization = None) -> dict[str, Any]:
+    """The pipeline: credential, well-formed move, your seat's turn, current version, legal
+    move; then it is applied and stored, and every seat is sent its own view."""
+    h = hub(request)
+    live, seat, change = await asyncio.to_thread(
+        h.service.act, game_id, bearer(authorization), body.action, body.text, body.version)
+    await h.announce(change)
+    return await asyncio.to_thread(seat_view, live, seat, change.previous,
+                                   h.views_connected(game_id))
+
+
+@router.get("/games/{game_id}/replay/{step}", responses=ERRORS,
+            summary="The game after `step` actions, as your seat (or a spectator) saw it")
+async def replay(game_id: GameId, step: Annotated[int, Path(ge=0, le=1_000_000)],
+                 request: Request, authorization: Authorization = None) -> dict[str, Any]:
+    h = hub(request)
+    live, viewer = await asyncio.to_thread(h.service.viewer, game_id, bearer(authorization))
+    state = await asyncio.to_thread(h.service.replay_state, live, step)
+    return await asyncio.to_thread(replay_view, live, state, viewer, step)
+
+
+@router.get("/games/{game_id}/record", responses=ERRORS,
+            summary="The whole game record, once the game is over")
+async def record(game_id: GameId, request: Request) -> dict[str, Any]:
+    h = hub(request)
+    live = await asyncio.to_thread(h.service.live, game_id)
+    return await asyncio.to_thread(h.service.record, live)

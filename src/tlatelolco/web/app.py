@@ -1,0 +1,117 @@
+"""The web application: `create_app(Settings(...))`, served by `tlatelolco serve`.
+
+    from tlatelolco.web import Settings, create_app
+    app = create_app(Settings(db="sqlite:///games.db"))   # any ASGI server can run it
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from tlatelolco.registry import list_games
+from tlatelolco.web import api, sockets
+from tlatelolco.web.bots import BotPool
+from tlatelolco.web.db import DEFAULT_URL, make_engine, upgrade
+from tlatelolco.web.errors import ApiError
+from tlatelolco.web.hub import Hub
+from tlatelolco.web.pubsub import make_pubsub
+from tlatelolco.web.service import Service
+from tlatelolco.web.store import Store
+
+STATIC = Path(__file__).with_name("static")
+
+
+@dataclass(slots=True)
+class Settings:
+    """How a server runs. Environment variables fill what is not given (TLATELOLCO_DB, ...)."""
+
+    db: str = field(default_factory=lambda: os.environ.get("TLATELOLCO_DB", DEFAULT_URL))
+    redis: str | None = field(default_factory=lambda: os.environ.get("TLATELOLCO_REDIS")
+                              or None)
+    bot_workers: int = 1  # worker processes for bot seats; 0 runs bots in threads
+    bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
+    bot_time: float = 5.0  # seconds a bot may think when its spec gives no time=
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.db)
+        upgrade(engine)
+        hub = Hub(Service(Store(engine)), make_pubsub(settings.redis),
+                  BotPool(settings.bot_workers), bot_delay=settings.bot_delay,
+                  bot_time=settings.bot_time)
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.close()
+            engine.dispose()
+
+    app = FastAPI(title="Tlatelolco", version="0.1.0", lifespan=lifespan,
+                  description="Play Aztec Market, Axio, Grand Bazaar and Mexica: a lobby, "
+                  "seats with invite links, moves checked by the server, live views over "
+                  "WebSocket (`/ws/games/{id}?token=TOKEN`), replays and records.")
+    app.state.settings = settings
+    app.include_router(api.router)
+    app.include_router(sockets.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, err: ApiError) -> JSONResponse:
+        return JSONResponse(err.as_dict(), status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, err: RequestValidationError) -> JSONResponse:
+        problems = []
+        for e in err.errors():
+            where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+            problems.append(f"{where}: {e.get('msg', 'invalid')}")
+        return JSONResponse({"error": "malformed", "status": 422,
+                             "message": "the request is malformed: " + "; ".join(problems)},
+                            status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, err: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": "http", "status": err.status_code,
+                             "message": str(err.detail)}, status_code=err.status_code)
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "lobby.html")
+
+    @app.get("/games/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "game.html")
+
+    @app.get("/games/{game_id}/replay", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "game.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules(game: str) -> Response:
+        from tlatelolco.cli.common import rules_page
+
+        if game not in list_games():
+            return HTMLResponse("no such game", status_code=404)
+        page = rules_page(game) or ""
+        return Response(page, media_type="text/markdown; charset=utf-8")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app

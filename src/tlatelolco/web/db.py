@@ -1,0 +1,108 @@
+"""The database: three tables (games, seats, actions) and the engine that reaches them.
+
+A game is stored as its configuration plus the list of accepted actions; its state is always
+rebuilt by replaying them, so the actions table is the single source of truth. SQLite is the
+embedded default; any SQLAlchemy URL works (PostgreSQL is tested). The schema is created and
+upgraded by Alembic (`migrations/`), never by `create_all`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+)
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", String(32), nullable=False),  # the chance seed: never leaves the server
+    Column("status", String(16), nullable=False),  # open | running | finished
+    Column("version", Integer, nullable=False),  # number of accepted actions
+    Column("listed", Boolean, nullable=False),  # shown in the lobby's lists
+    Column("result", JSON, nullable=True),
+    Column("rematch_id", String(16), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_games_status_updated", games.c.status, games.c.updated_at)
+
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # open | human | bot
+    Column("bot", String(64), nullable=True),  # the bot spec of a bot seat
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),  # sha256 of the seat's credential
+)
+
+actions = Table(
+    "actions", metadata,
+    Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # a second writer of the same step fails here
+    Column("action", BigInteger, nullable=False),
+    Column("seat", Integer, nullable=False),  # the seat that chose it, or -1 for chance
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+DEFAULT_URL = "sqlite:///tlatelolco.db"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL: readers never block the writer, and a commit survives the process being killed."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def normalise_url(url: str) -> str:
+    """Accept `postgresql://` as psycopg 3 (the driver we install) and plain file paths."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if "://" not in url:
+        return f"sqlite:///{Path(url)}"
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (a no-op when it is there already)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

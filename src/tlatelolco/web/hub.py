@@ -1,0 +1,107 @@
+"""The asynchronous side of the server: announcing changes, playing bot seats, presence.
+
+The `Service` decides (in worker threads); the hub tells everybody about it through the
+pub/sub and keeps bot seats moving, one task per game with a bot to move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import Counter, defaultdict
+from tlatelolco.web.bots import BotPool, time_budget
+from tlatelolco.web.pubsub import PubSub, channel
+from tlatelolco.web.service import Change, Service
+
+log = logging.getLogger("tlatelolco.web")
+
+
+class Hub:
+    def __init__(self, service: Service, pubsub: PubSub, bots: BotPool, *,
+                 bot_delay: float = 0.0, bot_time: float = 5.0) -> None:
+        self.service = service
+        self.pubsub = pubsub
+        self.bots = bots
+        self.bot_delay = bot_delay
+        self.bot_time = bot_time
+        self.connected: dict[str, Counter[int]] = defaultdict(Counter)
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._kicked: set[str] = set()  # games changed since their bot task last looked
+
+    async def start(self) -> None:
+        await self.pubsub.start()
+        for game_id in await asyncio.to_thread(self.service.store.running_game_ids):
+            self.kick_bots(game_id)  # games a stopped or killed server left with a bot to move
+
+    async def close(self) -> None:
+        for task in list(self._bot_tasks.values()):
+            task.cancel()
+        await asyncio.gather(*self._bot_tasks.values(), return_exceptions=True)
+        await self.pubsub.close()
+        self.bots.close()
+
+    async def announce(self, change: Change | None) -> None:
+        if change is None:
+            return
+        await self.pubsub.publish(channel(change.game_id), change.message())
+        self.kick_bots(change.game_id)
+
+    async def presence(self, game_id: str, seat: int | None, delta: int) -> None:
+        if seat is None:
+            return
+        self.connected[game_id][seat] += delta
+        if self.connected[game_id][seat] <= 0:
+            del self.connected[game_id][seat]
+        if not self.connected[game_id]:
+            del self.connected[game_id]
+        await self.pubsub.publish(channel(game_id), {"game": game_id, "presence": True})
+
+    def kick_bots(self, game_id: str) -> None:
+        self._kicked.add(game_id)
+        task = self._bot_tasks.get(game_id)
+        if task is None or task.done():
+            self._bot_tasks[game_id] = asyncio.create_task(self._play_bots(game_id))
+
+    async def _play_bots(self, game_id: str) -> None:
+        try:
+            while True:
+                self._kicked.discard(game_id)
+                turn = await asyncio.to_thread(self.service.bot_turn, game_id)
+                if turn is None:
+                    if game_id in self._kicked:  # it changed while we looked: look again
+                        continue
+                    return
+                seat, spec, job = turn
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                action = await self.bots.decide(job, time_budget(spec, self.bot_time) + 1.0)
+                if action is None:
+                    action = self._fallback(game_id)
+                    log.warning("bot %s in game %s ran out of time; it played %s", spec,
+                                game_id, action)
+                change = await asyncio.to_thread(self.service.bot_act, game_id, seat, action,
+                                                 len(job["history"]))
+                if change is not None:
+                    await self.pubsub.publish(channel(game_id), change.message())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot seat of game %s failed", game_id)
+        finally:
+            if self._bot_tasks.get(game_id) is asyncio.current_task():
+                del self._bot_tasks[game_id]
+
+    def _fallback(self, game_id: str) -> int:
+        state = self.service.live(game_id).state
+        return random.Random(state.move_number()).choice(state.legal_actions())
+
+    def views_connected(self, game_id: str) -> dict[int, int]:
+        return dict(self.connected.get(game_id, {}))
+
+    def idle(self) -> bool:
+        """Whether no bot is thinking (tests wait for this)."""
+        return all(task.done() for task in self._bot_tasks.values())
+
+
+__all__ = ["Hub"]

@@ -1,0 +1,83 @@
+"""A game being played, held in memory: its stored row, its state and its move log.
+
+The state is never changed in place once published: an action is applied to a clone and the
+clone replaces it, so views can be built from `live.state` without holding the lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import threading
+from dataclasses import dataclass, field
+
+from tlatelolco.chance import sample_chance
+from tlatelolco.contract import CHANCE, Game, State
+from tlatelolco.registry import load
+from tlatelolco.web.store import GameRow
+
+
+@dataclass(slots=True)
+class Step:
+    """One accepted action as the log shows it: who chose it, and its notation at the time."""
+
+    actor: int  # seat, or CHANCE
+    text: str
+
+
+@dataclass(slots=True)
+class Live:
+    row: GameRow
+    game: Game
+    state: State
+    log: list[Step]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    def seat_of(self, token: str) -> int | None:
+        digest = token_hash(token)
+        for seat in self.row.seats:
+            if seat.token_hash is not None and seat.token_hash == digest:
+                return seat.seat
+        return None
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def chance_outcome(state: State, seed: str, step: int) -> int:
+    """The outcome of the chance node at `step`, from the game's secret seed.
+
+    Drawn from a generator keyed by the step, so a restarted server (or a second server
+    process) draws exactly what the first would have.
+    """
+    return sample_chance(state, random.Random(f"{seed}:chance:{step}"))
+
+
+def apply_step(state: State, action: int, log: list[Step], actor: int) -> None:
+    log.append(Step(actor, state.action_to_string(action)))
+    state.apply_action(action)
+
+
+def resolve_chance(state: State, seed: str, log: list[Step]) -> list[tuple[int, int]]:
+    """Play every chance node now due; the steps taken."""
+    steps = []
+    while state.current_player() == CHANCE:
+        action = chance_outcome(state, seed, len(log))
+        apply_step(state, action, log, CHANCE)
+        steps.append((action, CHANCE))
+    return steps
+
+
+def build_live(row: GameRow) -> Live:
+    """Replay a stored game. A stored history that no longer replays is a corrupt record."""
+    game = load(row.game, **row.options)
+    state = game.new_initial_state()
+    log: list[Step] = []
+    for action, actor in zip(row.history, row.actors, strict=True):
+        apply_step(state, action, log, actor)
+    return Live(row=row, game=game, state=state, log=log)

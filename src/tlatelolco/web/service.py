@@ -1,0 +1,402 @@
+"""The server's authority over games: lobby operations and the action pipeline.
+
+Synchronous and free of transport: routes and sockets call it from worker threads and publish
+what it returns. Every action goes through one pipeline (`act`): credential -> the action is
+well-formed -> right seat and turn -> the client's version is current -> apply (with any chance
+that follows, drawn from the secret seed) -> stored in one transaction -> a new version that
+each viewer turns into their own view.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from tlatelolco.bots import bot_names, make_bot
+from tlatelolco.contract import IllegalActionError
+from tlatelolco.records import make_record
+from tlatelolco.registry import game_class, list_games, load
+from tlatelolco.web.errors import ApiError, forbidden, not_found, unauthorized
+from tlatelolco.web.live import Live, Step, apply_step, build_live, resolve_chance, token_hash
+from tlatelolco.web.store import GameRow, SeatRow, Store
+
+OPEN, HUMAN, BOT = "open", "human", "bot"
+NAME_MAX = 40
+
+
+@dataclass(slots=True)
+class Change:
+    """What happened to a game: its id and the version it moved from (for log deltas)."""
+
+    game_id: str
+    version: int
+    previous: int
+    seats_changed: bool = False
+
+    def message(self) -> dict[str, Any]:
+        return {"game": self.game_id, "version": self.version, "previous": self.previous,
+                "seats": self.seats_changed}
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def clean_name(name: Any, default: str) -> str:
+    if name is None:
+        return default
+    if not isinstance(name, str) or not name.strip():
+        raise ApiError(422, "bad_name", "a player name is a non-empty string")
+    name = " ".join(name.split())
+    if len(name) > NAME_MAX:
+        raise ApiError(422, "bad_name", f"a player name has at most {NAME_MAX} characters")
+    return name
+
+
+def game_status(seats: list[SeatRow], finished: bool) -> str:
+    if finished:
+        return "finished"
+    return "open" if any(s.kind == OPEN for s in seats) else "running"
+
+
+class Service:
+    def __init__(self, store: Store, cache_size: int = 2000) -> None:
+        self.store = store
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, Live] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # --- games in memory ------------------------------------------------------------------
+    def live(self, game_id: str) -> Live:
+        with self._cache_lock:
+            found = self._cache.get(game_id)
+            if found is not None:
+                self._cache.move_to_end(game_id)
+                return found
+        row = self.store.load_game(game_id)
+        if row is None:
+            raise not_found(game_id)
+        try:
+            live = build_live(row)
+        except (ValueError, IllegalActionError) as err:
+            raise ApiError(500, "corrupt_game", f"game {game_id!r} is stored with a history "
+                           f"that does not replay: {err}") from None
+        with self._cache_lock:
+            live = self._cache.setdefault(game_id, live)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        return live
+
+    def refresh(self, live: Live, seats: bool = False) -> None:
+        """Catch up with steps (and seat changes) another server process stored."""
+        with live.lock:
+            self._catch_up(live, seats)
+
+    def _catch_up(self, live: Live, seats: bool) -> None:
+        """`refresh` for a caller holding the game's lock."""
+        steps = self.store.steps_since(live.row.id, live.version)
+        if steps:
+            state, log = live.state.clone(), list(live.log)
+            for action, actor in steps:
+                apply_step(state, action, log, actor)
+            live.state, live.log = state, log
+        if steps or seats:
+            row = self.store.load_game(live.row.id, with_history=False)
+            if row is not None:
+                live.row = _with_history(row, live.row)
+
+    def sync(self, game_id: str, version: int, seats: bool = False) -> Live:
+        """The live game at `version` at least (the version a notification announced)."""
+        live = self.live(game_id)
+        if live.version < version or seats:
+            self.refresh(live, seats=seats)
+        return live
+
+    # --- lobby ----------------------------------------------------------------------------
+    def catalog(self) -> list[dict[str, Any]]:
+        entries = []
+        for name in list_games():
+            info = game_class(name).info.as_dict()
+            info["bots"] = bot_names(load(name))
+            entries.append(info)
+        return entries
+
+    def create(self, game: str, options: dict[str, Any], seats: list[str] | None,
+               name: str | None, listed: bool) -> tuple[GameRow, dict[int, str]]:
+        """A new game; the credentials of its human seats (open seats get invite tokens)."""
+        try:
+            loaded = load(game, **options)
+        except ValueError as err:
+            raise ApiError(422, "bad_game", str(err)) from None
+        n = loaded.num_players()
+        specs = seats if seats is not None else ["taken"] + ["open"] * (n - 1)
+        if len(specs) != n:
+            raise ApiError(422, "bad_seats", f"{loaded.info.title} with these options has {n} "
+                           f"seats but {len(specs)} seat choices were given")
+        owner = clean_name(name, "Player 1")
+        rows, tokens = [], {}
+        for seat, spec in enumerate(specs):
+            rows.append(self._seat_from_spec(loaded, seat, spec, owner))
+            if rows[-1].kind != BOT:
+                tokens[seat] = new_token()
+                rows[-1].token_hash = token_hash(tokens[seat])
+        row = GameRow(id=secrets.token_urlsafe(6), game=loaded.info.name,
+                      options=dict(loaded.options), seed=str(secrets.randbits(63)),
+                      status=game_status(rows, False), version=0, listed=listed, seats=rows)
+        self.store.create_game(row)
+        live = self.live(row.id)
+        with live.lock:
+            if live.state.is_chance_node():  # the opening shuffle happens now, on the server
+                self._commit(live, [])
+        return live.row, tokens
+
+    @staticmethod
+    def _seat_from_spec(game: Any, seat: int, spec: Any, owner: str) -> SeatRow:
+        if not isinstance(spec, str):
+            raise ApiError(422, "bad_seats", f"seat {seat}: a seat is 'open', 'taken' or "
+                           "'bot:NAME'")
+        if spec == "open":
+            return SeatRow(seat, OPEN, f"Seat {seat + 1}")
+        if spec in ("taken", "me"):
+            return SeatRow(seat, HUMAN, owner)
+        kind, _, bot = spec.partition(":")
+        if kind != "bot" or not bot:
+            raise ApiError(422, "bad_seats", f"seat {seat}: {spec!r} is not a seat choice; "
+                           f"allowed: open, taken, bot:NAME with NAME one of "
+                           f"{', '.join(bot_names(game))}")
+        try:
+            make_bot(bot, game, seat)
+        except ValueError as err:
+            raise ApiError(422, "bad_seats", f"seat {seat}: {err}") from None
+        return SeatRow(seat, BOT, f"{bot} bot", bot=bot)
+
+    def join(self, game_id: str, seat: int | None, name: str | None) -> tuple[Live, int, str,
+                                                                             Change]:
+        live = self.live(game_id)
+        self.refresh(live, seats=True)
+        with live.lock:
+            open_seats = [s.seat for s in live.row.seats if s.kind == OPEN]
+            if live.row.status == "finished":
+                raise ApiError(409, "finished", "this game is over; nobody can join it")
+            if seat is None:
+                if not open_seats:
+                    raise ApiError(409, "no_open_seat", "every seat of this game is taken")
+                seat = open_seats[0]
+            if not 0 <= seat < len(live.row.seats):
+                raise ApiError(422, "bad_seat", f"seat {seat} does not exist; this game has "
+                               f"seats 0 to {len(live.row.seats) - 1}")
+            if seat not in open_seats:
+                raise ApiError(409, "seat_taken", f"seat {seat} is not open; open seats: "
+                               f"{', '.join(map(str, open_seats)) or 'none'}")
+            token = new_token()
+            taken = SeatRow(seat, HUMAN, clean_name(name, f"Player {seat + 1}"),
+                            token_hash=token_hash(token))
+            return live, seat, token, self._change_seat(live, taken)
+
+    def claim(self, game_id: str, token: str | None, name: str | None) -> tuple[Live, int,
+                                                                                Change | None]:
+        """An invite link's holder takes the open seat it was made for (and names it)."""
+        live, seat = self.authenticate(game_id, token)
+        with live.lock:
+            current = live.row.seats[seat]
+            if current.kind == HUMAN and name is None:
+                return live, seat, None
+            taken = SeatRow(seat, HUMAN, clean_name(name, current.name if current.kind == HUMAN
+                                                   else f"Player {seat + 1}"),
+                            token_hash=current.token_hash)
+            return live, seat, self._change_seat(live, taken)
+
+    def leave(self, game_id: str, token: str | None) -> tuple[Live, Change]:
+        live, seat = self.authenticate(game_id, token)
+        with live.lock:
+            if live.row.status == "finished":
+                raise ApiError(409, "finished", "this game is over; there is nothing to leave")
+            return live, self._change_seat(live, SeatRow(seat, OPEN, f"Seat {seat + 1}"))
+
+    def _change_seat(self, live: Live, seat: SeatRow) -> Change:
+        seats = list(live.row.seats)
+        seats[seat.seat] = seat
+        status = game_status(seats, live.state.is_terminal())
+        self.store.update_seat(live.row.id, seat, status)
+        live.row = _with_history(live.row, live.row, seats=seats, status=status)
+        return Change(live.row.id, live.version, live.version, seats_changed=True)
+
+    def rematch(self, game_id: str, token: str | None) -> tuple[str, int, Change | None]:
+        """The same table again with seats rotated by one; each player keeps their credential."""
+        live, seat = self.authenticate(game_id, token)
+        if not live.state.is_terminal():
+            raise ApiError(409, "not_finished", "a rematch can be asked for once the game is over")
+        n = len(live.row.seats)
+        with live.lock:
+            if live.row.rematch_id is None:
+                rotated = [live.row.seats[(s - 1) % n] for s in range(n)]
+                seats = [SeatRow(s, r.kind, r.name, r.bot, r.token_hash)
+                         for s, r in enumerate(rotated)]
+                row = GameRow(id=secrets.token_urlsafe(6), game=live.row.game,
+                              options=dict(live.row.options), seed=str(secrets.randbits(63)),
+                              status=game_status(seats, False), version=0,
+                              listed=live.row.listed, seats=seats)
+                self.store.create_game(row)
+                if not self.store.set_rematch(game_id, row.id):
+                    self.refresh(live, seats=True)
+                else:
+                    fresh = self.live(row.id)
+                    with fresh.lock:
+                        if fresh.state.is_chance_node():
+                            self._commit(fresh, [])
+                    live.row = _with_history(live.row, live.row, rematch_id=row.id)
+                change = Change(game_id, live.version, live.version, seats_changed=True)
+            else:
+                change = None
+            return live.row.rematch_id or "", (seat + 1) % n, change
+
+    # --- the action pipeline --------------------------------------------------------------
+    def authenticate(self, game_id: str, token: str | None) -> tuple[Live, int]:
+        if not token:
+            raise unauthorized()
+        live = self.live(game_id)
+        seat = live.seat_of(token)
+        if seat is None:  # perhaps another process changed the seats
+            self.refresh(live, seats=True)
+            seat = live.seat_of(token)
+        if seat is None:
+            raise forbidden(game_id)
+        return live, seat
+
+    def viewer(self, game_id: str, token: str | None) -> tuple[Live, int | None]:
+        """The seat a credential holds, or None (a spectator) when there is no credential."""
+        if not token:
+            return self.live(game_id), None
+        return self.authenticate(game_id, token)
+
+    def act(self, game_id: str, token: str | None, action: Any, text: Any,
+            version: Any) -> tuple[Live, int, Change]:
+        live, seat = self.authenticate(game_id, token)
+        return live, seat, self.act_as(live, seat, action, text, version)
+
+    def act_as(self, live: Live, seat: int, action: Any, text: Any, version: Any) -> Change:
+        if type(version) is not int:
+            raise ApiError(422, "bad_version", "send 'version': the version of the view you "
+                           "are answering (an integer)")
+        if (action is None) == (text is None):
+            raise ApiError(422, "bad_action", "send exactly one of 'action' (an action number) "
+                           "or 'text' (the move in the game's notation)")
+        if action is not None and type(action) is not int:
+            raise ApiError(422, "bad_action", "'action' must be an integer action number")
+        if text is not None and not isinstance(text, str):
+            raise ApiError(422, "bad_action", "'text' must be a string in the game's notation")
+        if version > live.version:
+            self.refresh(live)  # the client saw a step another process stored
+        with live.lock:
+            state = live.state
+            if live.row.status == "finished" or state.is_terminal():
+                raise ApiError(409, "finished", "the game is over")
+            if live.row.status != "running":
+                open_seats = [s.seat for s in live.row.seats if s.kind == OPEN]
+                raise ApiError(409, "waiting", "the game waits for players in seat(s) "
+                               f"{', '.join(map(str, open_seats))}")
+            to_move = state.current_player()
+            if to_move != seat:
+                raise ApiError(409, "not_your_turn", f"it is seat {to_move}'s turn, not "
+                               f"yours (seat {seat})", to_move=to_move)
+            if version != live.version:
+                raise ApiError(409, "stale_version", f"your view is of version {version} but "
+                               f"the game is at version {live.version}; reload the view",
+                               version=live.version)
+            if text is not None:
+                try:
+                    action = state.string_to_action(text)
+                except ValueError as err:
+                    raise ApiError(409, "illegal_action", str(err)) from None
+            reason = None if 0 <= action < live.game.num_distinct_actions() else "out of range"
+            reason = reason or state.illegal_reason(action)
+            if reason is not None:
+                try:
+                    state.apply_action(action)  # raises with the engine's full message
+                except IllegalActionError as err:
+                    raise ApiError(409, "illegal_action", str(err)) from None
+            return self._commit(live, [(action, seat)])
+
+    def _commit(self, live: Live, steps: list[tuple[int, int]]) -> Change:
+        """Apply `steps` and the chance that follows on a copy and store them (lock held)."""
+        state, log = live.state.clone(), list(live.log)
+        for action, actor in steps:
+            apply_step(state, action, log, actor)
+        steps = steps + resolve_chance(state, live.row.seed, log)
+        status = game_status(live.row.seats, state.is_terminal())
+        result = ({"returns": state.returns(), "scores": state.scores()}
+                  if state.is_terminal() else None)
+        previous = live.version
+        if not self.store.commit_actions(live.row.id, previous, steps, status, result):
+            self._catch_up(live, seats=True)
+            raise ApiError(409, "stale_version", "another move was accepted first; the game "
+                           f"is now at version {live.version}", version=live.version)
+        live.state, live.log = state, log
+        if status != live.row.status or result is not None:
+            live.row = _with_history(live.row, live.row, status=status, result=result)
+        return Change(live.row.id, len(log), previous)
+
+    # --- bots -----------------------------------------------------------------------------
+    def bot_turn(self, game_id: str) -> tuple[int, str, dict[str, Any]] | None:
+        """(seat, bot spec, job) when a bot seat is to move in a running game, else None."""
+        live = self.live(game_id)
+        state, row = live.state, live.row
+        if row.status != "running" or state.is_terminal():
+            return None
+        seat = state.current_player()
+        if seat < 0 or row.seats[seat].kind != BOT:
+            return None
+        job = {"game_id": row.id, "game": row.game, "options": row.options,
+               "history": state.history(), "seat": seat, "spec": row.seats[seat].bot,
+               "seed": bot_seed(row.seed, seat, live.version)}
+        return seat, row.seats[seat].bot or "random", job
+
+    def bot_act(self, game_id: str, seat: int, action: int, version: int) -> Change | None:
+        live = self.live(game_id)
+        try:
+            return self.act_as(live, seat, action, None, version)
+        except ApiError as err:
+            if err.status == 409 and err.code in ("stale_version", "not_your_turn",
+                                                  "finished", "waiting"):
+                return None  # someone (another process) moved first, or the game changed
+            raise
+
+    # --- replays and records --------------------------------------------------------------
+    def replay_state(self, live: Live, step: int) -> Any:
+        if not 0 <= step <= live.version:
+            raise ApiError(422, "bad_step", f"step {step} is outside this game: it has steps "
+                           f"0 to {live.version}")
+        state = live.game.new_initial_state()
+        for action in live.state.history()[:step]:
+            state.apply_action(action)
+        return state
+
+    def record(self, live: Live) -> dict[str, Any]:
+        if not live.state.is_terminal():
+            raise ApiError(409, "not_finished", "the whole record is shown once the game is "
+                           "over; until then step through it with the replay")
+        record = make_record(live.state, [s.name for s in live.row.seats],
+                             meta={"id": live.row.id})
+        return record
+
+
+def bot_seed(seed: str, seat: int, version: int) -> int:
+    """A bot's generator seed: derived from, but never revealing, the chance seed."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{seed}:bot:{seat}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _with_history(row: GameRow, old: GameRow, **changes: Any) -> GameRow:
+    """`row` with `changes`, keeping the history lists of `old` (they are never reloaded)."""
+    values = {f: getattr(row, f) for f in row.__dataclass_fields__}
+    values.update(history=old.history, actors=old.actors)
+    values.update(changes)
+    return GameRow(**values)
+
+
+__all__ = ["BOT", "HUMAN", "OPEN", "Change", "Service", "Step"]

@@ -1,0 +1,166 @@
+"""Reading and writing games in the database. Synchronous: the server calls it from threads.
+
+Accepting actions is optimistic: `commit_actions` writes the new steps and moves the game's
+version forward in one transaction, only if the version is still the one the caller saw. A
+second writer (another thread or server process) of the same step loses and must reload.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from tlatelolco.web.db import actions, games, seats
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(slots=True)
+class SeatRow:
+    seat: int
+    kind: str  # open | human | bot
+    name: str
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(slots=True)
+class GameRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: str
+    status: str
+    version: int
+    listed: bool
+    seats: list[SeatRow]
+    result: dict[str, Any] | None = None
+    rematch_id: str | None = None
+    created_at: dt.datetime | None = None
+    updated_at: dt.datetime | None = None
+    history: list[int] = field(default_factory=list)
+    actors: list[int] = field(default_factory=list)
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create_game(self, row: GameRow) -> None:
+        stamp = now()
+        with self.engine.begin() as db:
+            db.execute(insert(games).values(
+                id=row.id, game=row.game, options=row.options, seed=row.seed,
+                status=row.status, version=0, listed=row.listed, result=None,
+                rematch_id=None, created_at=stamp, updated_at=stamp))
+            db.execute(insert(seats), [
+                {"game_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+                 "name": s.name, "token_hash": s.token_hash} for s in row.seats])
+
+    def load_game(self, game_id: str, with_history: bool = True) -> GameRow | None:
+        with self.engine.connect() as db:
+            found = db.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            if found is None:
+                return None
+            row = GameRow(
+                id=found["id"], game=found["game"], options=dict(found["options"]),
+                seed=found["seed"], status=found["status"], version=found["version"],
+                listed=found["listed"], seats=self._seats(db, game_id),
+                result=found["result"], rematch_id=found["rematch_id"],
+                created_at=found["created_at"], updated_at=found["updated_at"])
+            if with_history:
+                steps = db.execute(select(actions.c.action, actions.c.seat)
+                                   .where(actions.c.game_id == game_id)
+                                   .order_by(actions.c.idx)).all()
+                row.history = [a for a, _ in steps]
+                row.actors = [s for _, s in steps]
+        return row
+
+    @staticmethod
+    def _seats(db: Any, game_id: str) -> list[SeatRow]:
+        rows = db.execute(select(seats).where(seats.c.game_id == game_id)
+                          .order_by(seats.c.seat)).mappings().all()
+        return [SeatRow(seat=r["seat"], kind=r["kind"], name=r["name"], bot=r["bot"],
+                        token_hash=r["token_hash"]) for r in rows]
+
+    def load_seats(self, game_id: str) -> list[SeatRow]:
+        with self.engine.connect() as db:
+            return self._seats(db, game_id)
+
+    def steps_since(self, game_id: str, version: int) -> list[tuple[int, int]]:
+        """The (action, seat) steps from `version` on, in order."""
+        with self.engine.connect() as db:
+            return [(a, s) for a, s in db.execute(
+                select(actions.c.action, actions.c.seat)
+                .where(actions.c.game_id == game_id, actions.c.idx >= version)
+                .order_by(actions.c.idx)).all()]
+
+    def commit_actions(self, game_id: str, version: int, steps: list[tuple[int, int]],
+                       status: str, result: dict[str, Any] | None) -> bool:
+        """Store `steps` as steps `version`, `version`+1, ... in one transaction.
+
+        False (and nothing written) when the game is no longer at `version`.
+        """
+        stamp = now()
+        try:
+            with self.engine.begin() as db:
+                moved = db.execute(
+                    update(games).where(games.c.id == game_id, games.c.version == version)
+                    .values(version=version + len(steps), status=status, result=result,
+                            updated_at=stamp))
+                if moved.rowcount != 1:
+                    db.rollback()
+                    return False
+                db.execute(insert(actions), [
+                    {"game_id": game_id, "idx": version + i, "action": a, "seat": s,
+                     "created_at": stamp} for i, (a, s) in enumerate(steps)])
+        except IntegrityError:
+            return False
+        return True
+
+    def update_seat(self, game_id: str, seat: SeatRow, status: str | None = None) -> None:
+        with self.engine.begin() as db:
+            db.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat.seat)
+                       .values(kind=seat.kind, name=seat.name, bot=seat.bot,
+                               token_hash=seat.token_hash))
+            values: dict[str, Any] = {"updated_at": now()}
+            if status is not None:
+                values["status"] = status
+            db.execute(update(games).where(games.c.id == game_id).values(**values))
+
+    def set_rematch(self, game_id: str, rematch_id: str) -> bool:
+        """Link the rematch, unless another one was linked first."""
+        with self.engine.begin() as db:
+            moved = db.execute(update(games).where(games.c.id == game_id,
+                                                   games.c.rematch_id.is_(None))
+                               .values(rematch_id=rematch_id))
+            return moved.rowcount == 1
+
+    def list_games(self, status: str | None, limit: int) -> list[GameRow]:
+        with self.engine.connect() as db:
+            query = select(games).where(games.c.listed.is_(True))
+            if status is not None:
+                query = query.where(games.c.status == status)
+            found = db.execute(query.order_by(games.c.updated_at.desc()).limit(limit)
+                               ).mappings().all()
+            return [GameRow(id=g["id"], game=g["game"], options=dict(g["options"]),
+                            seed="", status=g["status"], version=g["version"],
+                            listed=g["listed"], seats=self._seats(db, g["id"]),
+                            result=g["result"], rematch_id=g["rematch_id"],
+                            created_at=g["created_at"], updated_at=g["updated_at"])
+                    for g in found]
+
+    def running_game_ids(self) -> list[str]:
+        with self.engine.connect() as db:
+            return list(db.execute(select(games.c.id).where(games.c.status == "running")
+                                   ).scalars())
+
+    def count_games(self) -> int:
+        with self.engine.connect() as db:
+            return int(db.execute(select(func.count()).select_from(games)).scalar_one())

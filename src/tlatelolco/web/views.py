@@ -1,0 +1,104 @@
+"""What each viewer is sent: a seat's own view, or a spectator's public one. Nothing else.
+
+A view never carries the seed, another seat's private information or a hidden step's action:
+the observation comes from the engine's per-seat (or public) observation, and log entries
+hidden from the viewer are replaced by a neutral line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tlatelolco.contract import CHANCE, State
+from tlatelolco.web.live import Live, Step
+from tlatelolco.web.store import GameRow
+
+HIDDEN_TEXT = "a hidden draw"
+
+
+def players(row: GameRow, connected: dict[int, int] | None = None) -> list[dict[str, Any]]:
+    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
+             "connected": s.kind == "bot" or bool(connected and connected.get(s.seat))}
+            for s in row.seats]
+
+
+def log_entries(state: State, log: list[Step], viewer: int | None, start: int,
+                stop: int | None = None) -> list[dict[str, Any]]:
+    hidden = state.public_hidden_steps() if viewer is None else state.hidden_steps(viewer)
+    stop = len(log) if stop is None else stop
+    return [{"step": i, "seat": log[i].actor,
+             "text": HIDDEN_TEXT if i in hidden else log[i].text}
+            for i in range(start, stop)]
+
+
+def legal_moves(state: State) -> list[dict[str, Any]]:
+    return [{"id": a, "text": state.action_to_string(a), "move": state.action_to_dict(a)}
+            for a in state.legal_actions()]
+
+
+def result(state: State) -> dict[str, Any] | None:
+    if not state.is_terminal():
+        return None
+    return {"returns": state.returns(), "scores": state.scores()}
+
+
+def observation(state: State, viewer: int | None) -> dict[str, Any]:
+    return state.public_observation() if viewer is None else state.observation(viewer)
+
+
+def seat_view(live: Live, viewer: int | None, log_from: int = 0,
+              connected: dict[int, int] | None = None) -> dict[str, Any]:
+    """The view of `viewer` (a seat, or None for a spectator) now, with the log from `log_from`."""
+    row, state = live.row, live.state
+    to_move = state.current_player()
+    seat = row.seats[viewer] if viewer is not None else None
+    mine = (seat is not None and seat.kind == "human" and to_move == viewer
+            and row.status == "running")
+    log_from = max(0, min(log_from, live.version))
+    return {
+        "type": "view",
+        "game_id": row.id,
+        "game": row.game,
+        "title": live.game.info.title,
+        "options": dict(live.game.options),
+        "version": live.version,
+        "viewer": viewer,
+        "status": row.status,
+        "to_move": to_move,
+        "players": players(row, connected),
+        "observation": observation(state, viewer),
+        "legal": legal_moves(state) if mine else [],
+        "scores": state.scores(),
+        "result": result(state),
+        "rematch_id": row.rematch_id,
+        "log_from": log_from,
+        "log": log_entries(state, live.log, viewer, log_from),
+    }
+
+
+def replay_view(live: Live, state: State, viewer: int | None, step: int) -> dict[str, Any]:
+    """The view of `viewer` as it was after `step` actions (`state` is that position)."""
+    row = live.row
+    return {
+        "type": "replay",
+        "game_id": row.id,
+        "game": row.game,
+        "title": live.game.info.title,
+        "options": dict(live.game.options),
+        "version": step,
+        "length": live.version,
+        "viewer": viewer,
+        "status": "finished" if state.is_terminal() else "running",
+        "to_move": state.current_player(),
+        "players": players(row),
+        "observation": observation(state, viewer),
+        "legal": [],
+        "scores": state.scores(),
+        "result": result(state),
+        "log_from": 0,
+        "log": log_entries(state, live.log, viewer, 0, step),
+        "rematch_id": None,
+    }
+
+
+__all__ = ["CHANCE", "HIDDEN_TEXT", "replay_view", "seat_view"]
