@@ -7,6 +7,7 @@ Commands:
     setup [--force]   create .venv if needed, install requirements.lock, then the project
                       editable (skipped when requirements.lock and pyproject.toml are unchanged)
     test [ARGS]       ruff check src tests, then pytest -n 2 --dist worksteal ARGS (non-zero if either fails)
+    serve [ARGS]      tlatelolco serve ARGS: the web app on http://127.0.0.1:8000/
     play [ARGS]       tlatelolco play ARGS (default: grand_bazaar)
     bench [ARGS]      tlatelolco bench ARGS
     run -- CMD...     run CMD with the venv's executables first on PATH
@@ -190,6 +191,10 @@ def cmd_play(args: list[str]) -> int:
     return in_venv(["tlatelolco", "play", *(args or ["grand_bazaar"])])
 
 
+def cmd_serve(args: list[str]) -> int:
+    return in_venv(["tlatelolco", "serve", *args])
+
+
 def cmd_bench(args: list[str]) -> int:
     return in_venv(["tlatelolco", "bench", *args])
 
@@ -244,6 +249,7 @@ def canonical(name: str) -> str:
 COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "setup": cmd_setup,
     "test": cmd_test,
+    "serve": cmd_serve,
     "play": cmd_play,
     "bench": cmd_bench,
     "run": cmd_run,

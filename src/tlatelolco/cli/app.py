@@ -156,5 +156,40 @@ def bench(
         Console().print(f"Measurements written to {json_path}", markup=False)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for other "
+                                      "machines).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        help="Database URL: sqlite:///FILE (default sqlite:///tlatelolco.db, or "
+        "$TLATELOLCO_DB) or postgresql://user:pass@host/db.")] = None,
+    redis: Annotated[str | None, typer.Option(
+        help="Redis URL for broadcasts between several server processes "
+        "(default: in-process, or $TLATELOLCO_REDIS).")] = None,
+    bot_workers: Annotated[int, typer.Option(
+        help="Worker processes for bot seats (0: threads of the server).")] = 1,
+    bot_delay: Annotated[float, typer.Option(
+        help="Seconds a bot waits before moving, so people can follow.")] = 0.4,
+    log_level: Annotated[str, typer.Option(help="Uvicorn's log level.")] = "info",
+) -> None:
+    """Run the web app: lobby, games in the browser with friends and bots, replays."""
+    if bot_workers < 0 or bot_delay < 0:
+        fail("--bot-workers and --bot-delay cannot be negative")
+    import uvicorn
+
+    from tlatelolco.web import Settings, create_app
+
+    settings = Settings(bot_workers=bot_workers, bot_delay=bot_delay)
+    if db is not None:
+        settings.db = db
+    if redis is not None:
+        settings.redis = redis or None
+    Console().print(f"Tlatelolco on http://{host}:{port}/  (database: {settings.db}"
+                    f"{', redis: ' + settings.redis if settings.redis else ''})", markup=False)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
+                ws_ping_interval=20, ws_ping_timeout=20)
+
+
 def main() -> None:
     app()

@@ -10,6 +10,7 @@ import asyncio
 import logging
 import random
 from collections import Counter, defaultdict
+
 from tlatelolco.web.bots import BotPool, time_budget
 from tlatelolco.web.pubsub import PubSub, channel
 from tlatelolco.web.service import Change, Service

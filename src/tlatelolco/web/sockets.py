@@ -28,7 +28,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     hub: Hub = websocket.app.state.hub
     await websocket.accept()
     try:
-        live, viewer = await asyncio.to_thread(hub.service.viewer, game_id, token)
+        _, viewer = await asyncio.to_thread(hub.service.viewer, game_id, token)
     except ApiError as err:
         await websocket.send_json({"type": "error", **err.as_dict()})
         await websocket.close(code=4000 + err.status, reason=err.message[:120])

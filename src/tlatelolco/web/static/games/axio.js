@@ -315,6 +315,12 @@
       } else if (obs.terminal) {
         head.textContent = "Your hand";
         html("p", "ax-dim", box, "All tiles are played.");
+      } else if (obs.phase === "start square" || obs.phase === "first hands") {
+        head.textContent = "Your hand";
+        html("p", "ax-dim", box, "Your first tile comes from your stack once the start square is laid.");
+      } else if (obs.phase === "extra draw" && obs.turn_of === view.viewer) {
+        head.textContent = "Your hand";
+        html("p", "ax-dim", box, "AXIO! A tile is drawn for you from the general supply.");
       } else {
         head.textContent = "Your hand";
         html("p", "ax-dim", box, "You hold no tile right now: you draw the next one from your stack " +
@@ -337,7 +343,9 @@
     const width = 4 * W + 3 * gap, height = top + T + 22 + rowsH;
     const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "ax-rotations", role: "group",
       "aria-label": "your hand tile in its four rotations" }, box);
-    const legalCells = [...ctx.legalCells];
+    // Cells whose scores are previewed: the legal ones on your turn, else every free cell
+    // (hovering one while waiting shows what each rotation would score there now).
+    const previewCells = mine ? [...ctx.legalCells] : [...ctx.free.keys()];
     [0, 90, 180, 270].forEach((deg, i) => {
       const x = i * (W + gap);
       const corners = turned(hand.corners, deg);
@@ -349,13 +357,14 @@
       // What this rotation scores in each legal cell: shown by CSS for the picked (or
       // hovered) cell.
       const rows = svg("g", { class: "ax-pts-layer" }, g);
-      for (const k of legalCells) {
+      for (const k of previewCells) {
         const [cx, cy] = k.split(",").map(Number);
         const res = placementScore(ctx.cells, cx, cy, corners, ctx.myBoard);
         const pg = svg("g", { class: "ax-pts", "data-for": k }, rows);
         pointsRow(pg, x + W / 2, top + T + 38, res, W - 6);
       }
-      svgText(rows, x + W / 2, top + T + 38, mine ? "pick a cell" : "", { class: "ax-pts-none", "text-anchor": "middle" });
+      svgText(rows, x + W / 2, top + T + 38, mine ? "pick a cell" : previewCells.length ? "hover a cell" : "",
+        { class: "ax-pts-none", "text-anchor": "middle" });
     });
     if (hasEmpty) {
       const sw = html("div", "ax-swatches", box);
@@ -395,8 +404,12 @@
     const total2 = res.empty ? COLOURS.map((c) => ({ c, n: res.empty[c].extra, axio: res.empty[c].axio }))
       .filter((e) => e.n > 0) : [];
     if (res.empty) {
-      const line = total2.length ? "empty: " + total2.map((e) => GLYPH[e.c] + "+" + e.n).join(" ") : "empty: +0";
-      const t = svgText(parent, cx, y + 17, line, { class: "ax-pts-empty", "text-anchor": "middle" });
+      const t = svgText(parent, cx, y + 17, total2.length ? "empty:" : "empty: +0",
+        { class: "ax-pts-empty", "text-anchor": "middle" });
+      for (const e of total2) {
+        const g = svg("tspan", { fill: INK[e.c], "font-weight": 700 }, t);
+        g.textContent = " " + GLYPH[e.c] + "+" + e.n;
+      }
       const title = svg("title", {}, t);
       title.textContent = total2.length ? "naming a colour for the empty corner adds: " +
         total2.map((e) => e.c + " +" + e.n).join(", ") : "the empty corner's circle has no colour to match";
@@ -407,12 +420,12 @@
   }
 
   /** The CSS rules that show a picked (or hovered) cell's points under each rotation. */
-  function previewStyle(root, legalCells) {
+  function previewStyle(root, cells) {
     const rules = [];
-    for (const k of legalCells) {
+    for (const k of cells) {
       const sel = `[data-key="cell:${k}"]`;
       rules.push(`.axio-board:has(${sel}.picked) .ax-pts[data-for="${k}"],` +
-        `.axio-board:not(:has(.ax-cell.picked)):has(${sel}.pick:is(:hover,:focus-visible)) .ax-pts[data-for="${k}"]` +
+        `.axio-board:not(:has(.ax-cell.picked)):has(${sel}:is(:hover,:focus-visible)) .ax-pts[data-for="${k}"]` +
         `{display:inline}`);
     }
     const style = document.createElement("style");
@@ -452,28 +465,27 @@
         `${plural(stack, "tile")} face down in the stack; ${placed}/${STACK} stack tiles placed`;
       const lowChip = html("span", "ax-chip ax-low", chips, "lowest " + low);
       lowChip.title = "the result is the lowest colour (AX-5)";
-      const s = svg("svg", { viewBox: "0 0 372 112", class: "ax-tracks", role: "img",
+      const RH = 18, rows = COLOURS.length;
+      const s = svg("svg", { viewBox: `0 0 372 ${rows * RH + 2}`, class: "ax-tracks", role: "img",
         "aria-label": `${seatName(view, seat)}: ` + COLOURS.map((c, i) => `${c} ${vals[i]}`).join(", ") +
           `; lowest ${low}` }, b);
       COLOURS.forEach((c, i) => {
-        const y = 2 + i * 22, v = vals[i];
+        const y = 1 + i * RH, v = vals[i];
         const isLow = v === low;
-        if (isLow) svg("rect", { x: 0, y: y - 1, width: 372, height: 22, rx: 6, class: "ax-low-band" }, s);
-        token(s, c, 12, y + 10, 9);
+        if (isLow) svg("rect", { x: 0, y, width: 372, height: RH, rx: 5, class: "ax-low-band" }, s);
+        token(s, c, 11, y + RH / 2, 8);
         for (let k = 1; k <= TRACK_TOP; k++) {
           const bx = 26 + (k - 1) * 25;
           const filled = k <= v;
-          svg("rect", { x: bx, y: y + 2, width: 23, height: 16, rx: 3,
+          svg("rect", { x: bx, y: y + 2, width: 23, height: RH - 4, rx: 3,
             class: "ax-box" + (filled ? " ax-filled" : "") + (k === TRACK_TOP ? " ax-top" : ""),
             style: filled ? `fill:${TINT[c]};stroke:${INK[c]}` : null }, s);
-          if (k === v) symbol(s, c, bx + 11.5, y + 10, 6.5, INK[c]);
-          else if (k === TRACK_TOP) svgText(s, bx + 11.5, y + 14, "12", { class: "ax-box-num", "text-anchor": "middle" });
+          if (k === v) symbol(s, c, bx + 11.5, y + RH / 2, 5.5, INK[c]);
+          else if (k === TRACK_TOP) svgText(s, bx + 11.5, y + RH / 2 + 3.5, "12", { class: "ax-box-num", "text-anchor": "middle" });
         }
-        svgText(s, 346, y + 15, v === TRACK_TOP ? "12★" : String(v), { class: "ax-val" + (isLow ? " ax-val-low" : ""), "text-anchor": "middle",
-          style: `fill:${INK[c]}` });
-        if (v === TRACK_TOP) {
-          const t = svg("title", {}, s.lastChild); t.textContent = `${c} reached 12: AXIO!`;
-        }
+        const val = svgText(s, 348, y + RH / 2 + 5, v === TRACK_TOP ? "12★" : String(v),
+          { class: "ax-val" + (isLow ? " ax-val-low" : ""), "text-anchor": "middle", style: `fill:${INK[c]}` });
+        if (v === TRACK_TOP) svg("title", {}, val).textContent = `${c} reached 12: AXIO!`;
       });
     });
   }
@@ -489,17 +501,21 @@
       "Empty: no more extra turns.");
   }
 
-  function drawLegend(side) {
-    const box = html("section", "ax-legend", side);
-    const s = svg("svg", { viewBox: "0 0 420 30", class: "ax-legend-svg", role: "img",
-      "aria-label": "legend: " + COLOURS.map((c) => `${c} ${SHAPE[c]}`).join(", ") + ", dotted arc: empty corner" }, box);
+  function drawLegend(parent) {
+    const box = html("div", "ax-legend", parent);
+    const s = svg("svg", { viewBox: "0 0 600 30", class: "ax-legend-svg", role: "img",
+      "aria-label": "legend: " + COLOURS.map((c) => `${c} ${SHAPE[c]}`).join(", ") +
+        ", dotted arc: empty corner" }, box);
     COLOURS.forEach((c, i) => {
-      token(s, c, 14 + i * 72, 15, 11);
-      svgText(s, 29 + i * 72, 20, c, { class: "ax-legend-word", style: `fill:${INK[c]}` });
+      token(s, c, 14 + i * 88, 15, 12);
+      svgText(s, 31 + i * 88, 20, c, { class: "ax-legend-word", style: `fill:${INK[c]}` });
     });
-    const note = html("div", "ax-dim", box);
-    note.textContent = "Four corners around a point make one circle; a placed corner scores 1 per " +
-      "other symbol of its colour in its circle. A dotted corner is empty.";
+    const x = 14 + 5 * 88;
+    svg("path", { d: `M${x - 10},4 A22,22 0 0 0 ${x + 12},26`, class: "ax-empty-arc" }, s);
+    svgText(s, x + 18, 20, "empty corner", { class: "ax-legend-word", style: "fill:#6b6357" });
+    html("div", "ax-dim", box, "The four corners around a grid point make one circle. A placed corner " +
+      "scores 1 point in its colour for every other symbol of that colour in its circle; an empty " +
+      "corner scores as the colour its player names.");
   }
 
   function statusLine(side, view, ctx) {
@@ -513,7 +529,7 @@
       sub = "The highest lowest colour wins.";
     } else if (mover >= 0) {
       const who = mover === view.viewer ? "Your turn" : seatName(view, mover) + " to place a tile";
-      main = (obs.extra_turn ? "AXIO! extra turn · " : "") + who;
+      main = who + (obs.extra_turn ? ": AXIO! extra turn" : "");
       if (obs.extra_turn) sub = "The tile comes from the general supply.";
       if (mover === view.viewer && !ctx.legal.length) sub += " (waiting for the server)";
     } else if ((obs.display || []).length < 4) {
@@ -579,8 +595,8 @@
     drawHand(side, view, ctx);
     drawBoards(side, view, ctx);
     drawSupply(side, view);
-    drawLegend(side);
-    previewStyle(wrap, legalCells);
+    drawLegend(main);
+    if (ctx.hand) previewStyle(wrap, ctx.myTurn ? legalCells : ctx.free.keys());
   }
 
   // --- keys -------------------------------------------------------------------------------
@@ -640,9 +656,10 @@
           let i = 0;
           while (i < 5 && sorted[s][i] === sorted[w][i]) i++;
           const same = i > 1 ? ` (equal up to the ${ORDINAL[i - 1]})` : "";
+          const them = winners.length > 1 ? "the winners" : esc(seatName(view, w));
           return `${name(s)} also had ${lowOf(w)} as the lowest colour; the tie-break compares the next ` +
             `colours from low to high, and the <strong>${ORDINAL[i]}</strong> colour decided it${same}: ` +
-            `${sorted[w][i]} for ${esc(seatName(view, w))} against ${sorted[s][i]}.`;
+            `${sorted[w][i]} for ${them} against ${sorted[s][i]}.`;
         });
         lines.push("<p>Tie-break (AX-5): " + why.join(" ") + "</p>");
       } else if (winners.length === 1) {

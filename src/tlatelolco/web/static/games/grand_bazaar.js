@@ -53,6 +53,7 @@
   function seatColour(seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; }
   function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  function gemWord(n, gem) { return n + " " + (n === 1 ? gem : gem === "ruby" ? "rubies" : gem + "s"); }
   function gemCount(gems) { return GEMS.reduce((a, g) => a + (gems[g] || 0), 0); }
 
   // A gem's shape, centred on (0, 0) with radius r: the shape tells the gems apart without colour.
@@ -136,16 +137,16 @@
     const round = obs.round || 0, rounds = obs.rounds || 27;
     let title = "Round " + round + " of " + rounds;
     if (round === 0) title = "Before the first price card";
-    if (obs.terminal) title = "Game over: all " + rounds + " price cards revealed";
+    if (obs.terminal) title = "Game over (" + rounds + " rounds)";
     txt(svg, 24, 34, title, { class: "gb-title" });
     // one pip per price card: filled once revealed
-    const x0 = 520, step = 20;
+    const x0 = 562, step = 19;
     txt(svg, x0 - 12, 34, "price cards", { class: "gb-small", "text-anchor": "end" });
     const pips = el("g", { "aria-label": `${round} of ${rounds} price cards revealed`, role: "img" }, svg);
     for (let i = 0; i < rounds; i++) {
       const done = i < round;
-      el("rect", { x: x0 + i * step, y: 18, width: 14, height: 20, rx: 3, class: done ? "gb-pip done" : "gb-pip", }, pips);
-      if (i === round - 1 && !obs.terminal) el("rect", { x: x0 + i * step - 2, y: 16, width: 18, height: 24, rx: 4, fill: "none", stroke: "#222", "stroke-width": 1.5 }, pips);
+      el("rect", { x: x0 + i * step, y: 18, width: 13, height: 20, rx: 3, class: done ? "gb-pip done" : "gb-pip", }, pips);
+      if (i === round - 1 && !obs.terminal) el("rect", { x: x0 + i * step - 2, y: 16, width: 17, height: 24, rx: 4, fill: "none", stroke: "#222", "stroke-width": 1.5 }, pips);
     }
   }
 
@@ -157,7 +158,7 @@
     el("rect", { x: 12, y: 0, width: 800, height: rowH * 3 + 44, rx: 14, class: "gb-panel" }, g);
     txt(g, 32, 28, "The bazaar", { class: "gb-h2" });
     txt(g, 200, 28, "price board (grands)", { class: "gb-small" });
-    const trackX = 204, cell = 27;
+    const trackX = 214, cell = 26;
     GEMS.forEach((gem, i) => {
       const c = GEM[gem];
       const y = 42 + i * rowH;
@@ -166,10 +167,10 @@
       const buyable = mine && view.legal.some((m) => m.move.kind === "buy" && m.move.gem === gem);
       const stack = el("g", {
         class: "gb-stack", "data-key": "bazaar-" + gem,
-        "aria-label": `bazaar: ${left} ${gem}${left === 1 ? "" : "s"} left at ${price} grands each` + (buyable ? `, buy one for ${price}` : ""),
+        "aria-label": `bazaar: ${gemWord(left, gem)} left at ${price} grands each` + (buyable ? `, buy one for ${price}` : ""),
       }, g);
-      el("rect", { class: "gb-hl", x: 22, y: y - 6, width: 170, height: rowH - 8, rx: 10 }, stack);
-      el("rect", { x: 26, y: y - 2, width: 162, height: rowH - 16, rx: 8, fill: c.light, opacity: 0.55 }, stack);
+      el("rect", { class: "gb-hl", x: 22, y: y - 6, width: 182, height: rowH - 8, rx: 10 }, stack);
+      el("rect", { x: 26, y: y - 2, width: 174, height: rowH - 16, rx: 8, fill: c.light, opacity: 0.55 }, stack);
       const layers = Math.min(left, 5);
       if (left === 0) {
         el("rect", { x: 40, y: y + 8, width: 50, height: 68, rx: 6, fill: "none", stroke: c.dark, "stroke-dasharray": "5 4", "stroke-width": 1.5 }, stack);
@@ -183,9 +184,9 @@
       txt(stack, 104, y + 50, `${left} left`, { class: "gb-count" });
       const t = obs.this_turn || { bought: [], sold: [] };
       if (!obs.terminal && obs.to_move >= 0 && t.sold.includes(gem)) {
-        txt(stack, 104, y + 70, "sold this turn", { class: "gb-tag down" });
+        txt(stack, 104, y + 70, "just sold", { class: "gb-tag down" }).appendChild(titleOf(`${gem} was sold this turn: no buying it back this round (no wash trades)`));
       } else if (!obs.terminal && obs.to_move >= 0 && t.bought.includes(gem)) {
-        txt(stack, 104, y + 70, "bought this turn", { class: "gb-tag up" });
+        txt(stack, 104, y + 70, "just bought", { class: "gb-tag up" }).appendChild(titleOf(`${gem} was bought this turn: no selling it this round (no wash trades)`));
       } else {
         txt(stack, 104, y + 70, "of 10", { class: "gb-small" });
       }
@@ -214,7 +215,7 @@
       }
     });
     const ym = 42 + 3 * rowH - 6;
-    txt(g, 32, ym, "10 is the start price: after the last card every price is back at 10 and each gem held pays 10.  ▲ = ▼: cards left that raise, keep, lower the price.", { class: "gb-tiny" });
+    txt(g, 32, ym, "Every price starts and ends at 10, when each gem held pays 10.   ▲ = ▼: price cards left that raise, keep, lower it.", { class: "gb-tiny" });
     return rowH * 3 + 44;
   }
 
@@ -304,7 +305,7 @@
       el("circle", { cx: 26, cy: 24, r: 12, fill: seatColour(seat), stroke: "#fff", "stroke-width": 2 }, g);
       txt(g, 26, 29, String(seat), { "text-anchor": "middle", class: "gb-badge" });
       const name = seatName(view, seat);
-      const maxChars = Math.floor((w - 90) / 8.2);
+      const maxChars = Math.floor((w - 96) / 8.6);
       txt(g, 44, 30, name.length > maxChars ? name.slice(0, maxChars - 1) + "…" : name, { class: "gb-name" }).appendChild(titleOf(name));
       if (obs.round > 0 && !obs.terminal && obs.start_player === seat) {
         const st = el("g", { transform: `translate(${w - 22} 23)`, role: "img", "aria-label": "start player of this round" }, g);
@@ -349,9 +350,9 @@
         const paid = hcount * 10;
         line = paid ? `incl. ${plural(hcount, "gem")} × 10 paid out` : "no gems left to pay out";
         if (returns && returns[seat] === best && best > 0) {
-          const won = el("g", { transform: `translate(${w - 24} 62)`, role: "img", "aria-label": returns[seat] >= 1 ? "winner" : "shared victory" }, g);
-          crown(won, 14);
-          txt(g, w - 44, 67, returns[seat] >= 1 ? "winner" : "shared win", { class: "gb-win", "text-anchor": "end" });
+          const won = el("g", { transform: `translate(${w - 24} 24)`, role: "img", "aria-label": returns[seat] >= 1 ? "winner" : "shared victory" }, g);
+          crown(won, 13);
+          line = (returns[seat] >= 1 ? "winner · " : "shared win · ") + line;
         }
       } else if (moving && obs.this_turn) {
         const t = obs.this_turn;
@@ -362,7 +363,8 @@
       } else {
         line = `worth ${p.grands + 10 * hcount} at the end if kept`;
       }
-      txt(g, 16, h - 12, line, { class: moving ? "gb-turnline" : "gb-tiny" });
+      const won = obs.terminal && returns && returns[seat] === best && best > 0;
+      txt(g, 16, h - 12, line, { class: moving ? "gb-turnline" : won ? "gb-winline" : "gb-tiny" });
     });
     const rows = n <= perRow ? 1 : 2;
     return rows * h + (rows - 1) * gap;
@@ -449,13 +451,14 @@
         `the win (1/${winners.length} each).`;
     }
     let rows = "";
-    order.forEach((s, i) => {
+    order.forEach((s) => {
+      const rank = 1 + order.filter((t) => scores[t] > scores[s]).length;
       const p = obs.players.find((q) => q.seat === s);
       const gems = gemCount(p.gems);
-      const held = GEMS.filter((g) => p.gems[g]).map((g) => `${p.gems[g]} ${g}${p.gems[g] > 1 ? "s" : ""}`).join(", ");
+      const held = GEMS.filter((g) => p.gems[g]).map((g) => gemWord(p.gems[g], g)).join(", ");
       const share = returns[s];
       const word = share >= 1 ? "winner" : share > 0 ? `shared win (${+share.toFixed(2)})` : "";
-      rows += `<tr${scores[s] === best ? ' class="gb-win-row"' : ""}><td>${i + 1}</td>` +
+      rows += `<tr${scores[s] === best ? ' class="gb-win-row"' : ""}><td>${rank}</td>` +
         `<td><span class="gb-dot" style="background:${seatColour(s)}">${s}</span> ${esc(seatName(view, s))}</td>` +
         `<td class="num">${scores[s]}</td>` +
         `<td>${gems ? `${esc(held)}: +${gems * 10}` : "—"}</td><td>${word}</td></tr>`;

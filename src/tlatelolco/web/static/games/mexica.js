@@ -1,0 +1,770 @@
+/* Mexica: the browser renderer (drawn only from the view the shell passes).
+ *
+ * The island: 23 x 16 squares named by column letter (A..W, west to east) and row number
+ * (1..16, north to south), the lake around it, canals, bridges along their axis, buildings
+ * (owner + levels), calpulli tiles, founded districts (green), starting squares and each seat's
+ * Mexica. Under the island an action bar: the tools, your buildings by levels, this part's
+ * calpulli tiles and the two bridge axes. Beside it a panel: turn, AP and tokens, seats and
+ * scores, districts and their standings, tiles, supplies, scorings.
+ *
+ * Pick paths (data-key values, clicked in order):
+ *   walk / boat            -> [square]                        the square your Mexica goes to
+ *   start at I7            -> [square]                        (set-up: only starts are legal)
+ *   teleport C3            -> ["tool:teleport", square]
+ *   canal K5               -> ["tool:canal", square]
+ *   canal K5-K6            -> ["tool:double", north-west square, other square]
+ *   bridge O7 (N-S)        -> ["tool:bridge", square(, "axis:N-S")]    axis only when both are legal
+ *   move bridge O7 to P9   -> ["tool:move_bridge", from, to(, "axis:W-E")]
+ *   build 3 at D4          -> ["level:3", square]              a building of your supply
+ *   found 7 at E5          -> ["tile:7", square]               a calpulli tile of this part
+ *   token                  -> ["token"]                        the action-token supply
+ *   end                    -> ["end"]                          the end-turn button
+ * Walk and boat destinations never overlap (a walk from a bridge lands on land, a boat on a
+ * bridge), and every other kind starts with its own tool, so no two legal moves share a path.
+ */
+(function () {
+  "use strict";
+
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const COLS = "ABCDEFGHIJKLMNOPQRSTUVW";
+  const W = 23, H = 16;
+  const S = 40;                 // one square
+  const MX = 30, MY = 28;       // margins for the coordinates
+  const BOARD_W = MX * 2 + W * S, BOARD_H = MY * 2 + H * S;
+  const BAR_Y = BOARD_H + 6;
+  const BAR_H = 140;
+  const VIEW_H = BAR_Y + BAR_H;
+  // Seat colours (the same order in every Tlatelolco renderer); seat numbers on every piece.
+  const SEAT_COLOURS = ["#e08a1e", "#7d63b8", "#c2577f", "#2f9c95", "#8c6d46", "#5b7fb5", "#8f9a2a"];
+  const SEAT_DARK = ["#8a4f06", "#46347a", "#7a2a4a", "#14605b", "#553f22", "#2f4a78", "#56600f"];
+  const AP_PER_TURN = 6, TOKENS_PER_TURN = 2, START_BONUS = 5, PART_ONE_TILES = 8;
+  const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
+  const COLOUR = {
+    lake: "#8fc3df", lakeWave: "#b7daee", canal: "#2f7fb8", canalWave: "#6fb0dc",
+    land: "#ecdfb6", landLine: "#d3c392", district: "#c9dc9a", districtLine: "#aac27a",
+    bank: "#8a6a36", palace: "#e2cfa2", palaceLine: "#b99c5e", gold: "#d4a017",
+    arms: "#b2372b", plank: "#b07a42", plankDark: "#6b4420", tile: "#3d2a1c",
+    tileBig: "#4fd6cb", tileMid: "#f4c430", tileSmall: "#ffffff", size: "#8d7a45", match: "#1f7a34",
+  };
+
+  // ---- small helpers -------------------------------------------------------------------------
+  function el(tag, attrs, parent) {
+    const node = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+    }
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function txt(parent, x, y, str, attrs) {
+    const node = el("text", Object.assign({ x, y }, attrs || {}), parent);
+    node.textContent = str;
+    return node;
+  }
+  function esc(s) {
+    const T = window.Tlatelolco;
+    if (T && T.escape) return T.escape(String(s));
+    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+  function seatName(view, seat) {
+    const T = window.Tlatelolco;
+    if (T && T.seatName) return T.seatName(view, seat);
+    const p = (view.players || []).find((q) => q.seat === seat);
+    const name = p && p.name ? p.name : "seat " + seat;
+    return seat === view.viewer ? name + " (you)" : name;
+  }
+  function seatColour(seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; }
+  function seatDark(seat) { return SEAT_DARK[seat % SEAT_DARK.length]; }
+  function plural(n, word, many) { return n + " " + (n === 1 ? word : (many || word + "s")); }
+  function middle(size) { return Math.ceil(size / 2); }
+  function small(size) { return Math.ceil(middle(size) / 2); }
+  function parse(name) { return [COLS.indexOf(name[0]), parseInt(name.slice(1), 10) - 1]; }
+  function nameOf(c, r) { return COLS[c] + (r + 1); }
+  function inGrid(c, r) { return c >= 0 && c < W && r >= 0 && r < H; }
+  function px(c) { return MX + c * S; }
+  function py(r) { return MY + r * S; }
+  function sum(a) { return a.reduce((x, y) => x + y, 0); }
+
+  // ---- the position, read once per view -------------------------------------------------------
+  function readBoard(obs) {
+    const terrain = obs.terrain || [];
+    const t = (c, r) => (inGrid(c, r) && terrain[r] ? terrain[r][c] : "~");
+    const canals = new Set(obs.canals || []);
+    const bridges = new Map((obs.bridges || []).map((b) => [b.square, b.axis]));
+    const buildings = new Map((obs.buildings || []).map((b) => [b.square, b]));
+    const tiles = new Map((obs.calpulli || []).map((k) => [k.square, k.size]));
+    const mexica = new Map();
+    (obs.mexica || []).forEach((sq, seat) => { if (sq) mexica.set(sq, seat); });
+    const areaOf = new Map();
+    const areas = (obs.areas || []).map((a, i) => {
+      const area = { index: i, size: a.size, tile: a.tile || null, squares: a.squares || [] };
+      area.squares.forEach((sq) => areaOf.set(sq, area));
+      area.tileSquare = area.squares.find((sq) => tiles.has(sq)) || null;
+      return area;
+    });
+    const lake = (c, r) => t(c, r) === "~";
+    const water = (c, r) => !inGrid(c, r) || lake(c, r) || canals.has(nameOf(c, r));
+    return { terrain, t, canals, bridges, buildings, tiles, mexica, areas, areaOf, lake, water };
+  }
+
+  // Where an unfounded area's size is written: a free ordinary square, nothing beside it to the
+  // west or east if possible, nearest the middle of the area.
+  function labelSquare(b, area) {
+    const free = (sq) => {
+      const [c, r] = parse(sq);
+      return ".C".includes(b.t(c, r)) && !b.canals.has(sq) && !b.buildings.has(sq) && !b.tiles.has(sq) && !b.mexica.has(sq);
+    };
+    const piece = (c, r) => {
+      const sq = inGrid(c, r) ? nameOf(c, r) : "";
+      return b.buildings.has(sq) || b.mexica.has(sq) || b.tiles.has(sq) || b.bridges.has(sq);
+    };
+    const pts = area.squares.map(parse);
+    const mc = sum(pts.map((p) => p[0])) / pts.length, mr = sum(pts.map((p) => p[1])) / pts.length;
+    let best = null, bestKey = null;
+    area.squares.filter(free).forEach((sq) => {
+      const [c, r] = parse(sq);
+      const key = [(piece(c - 1, r) || piece(c + 1, r)) ? 1 : 0, (c - mc) ** 2 + (r - mr) ** 2];
+      if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) { best = sq; bestKey = key; }
+    });
+    return best;
+  }
+
+  // Points each seat would score in a district of `size` now (MX-11): ties share a place and
+  // use up the places they fill.
+  function standings(levels, size) {
+    const pts = [size, middle(size), small(size)];
+    return levels.map((l) => {
+      if (l <= 0) return 0;
+      const place = levels.filter((o) => o > l).length;
+      return place < 3 ? pts[place] : 0;
+    });
+  }
+
+  // ---- pieces ----------------------------------------------------------------------------------
+  // A building of `levels` for `seat`, centred on (0,0) in a square of side `s`.
+  function buildingShape(parent, seat, levels, s, attrs) {
+    const g = el("g", attrs || {}, parent);
+    const base = s * 0.8, tier = s * 0.15;
+    const fill = seatColour(seat), dark = seatDark(seat);
+    el("rect", { x: -base / 2, y: -base / 2, width: base, height: base, rx: s * 0.1, fill, stroke: dark, "stroke-width": s * 0.045 }, g);
+    // the stepped pyramid: one tier per level, seen from the side
+    const bottom = base / 2 - s * 0.07;
+    for (let i = 0; i < levels; i++) {
+      const w = base * 0.82 - i * base * 0.17;
+      el("rect", { x: -w / 2, y: bottom - (i + 1) * tier, width: w, height: tier - s * 0.02, fill: "#fff8e6", stroke: dark, "stroke-width": s * 0.025, opacity: 0.95 }, g);
+    }
+    // the seat in a white badge (top left), the levels as a digit (top right)
+    const br = s * 0.14;
+    el("circle", { cx: -base / 2 + br + s * 0.03, cy: -base / 2 + br + s * 0.03, r: br, fill: "#fff", stroke: dark, "stroke-width": s * 0.025 }, g);
+    txt(g, -base / 2 + br + s * 0.03, -base / 2 + br + s * 0.03 + s * 0.075, String(seat), { class: "mx-piece-badge", "font-size": s * 0.21, fill: dark, "text-anchor": "middle" });
+    txt(g, base / 2 - s * 0.07, -base / 2 + s * 0.25, String(levels), { class: "mx-piece-levels", "font-size": s * 0.25, fill: "#fff", "text-anchor": "end" });
+    return g;
+  }
+
+  // A Mexica figure for `seat` centred on (0,0), about `s` tall.
+  function mexicaShape(parent, seat, s, attrs) {
+    const g = el("g", attrs || {}, parent);
+    const k = s / 40;
+    const fill = seatColour(seat), dark = seatDark(seat);
+    el("ellipse", { cx: 0, cy: 15 * k, rx: 12 * k, ry: 3.5 * k, fill: "#000", opacity: 0.22 }, g);
+    const body = `M${-11 * k},${15 * k} Q${-11 * k},${2 * k} ${-6 * k},${-2 * k} L${6 * k},${-2 * k} Q${11 * k},${2 * k} ${11 * k},${15 * k} Z`;
+    el("path", { d: body, fill, stroke: "#fff", "stroke-width": 3.2 * k, "stroke-linejoin": "round" }, g);
+    el("path", { d: body, fill, stroke: dark, "stroke-width": 1.2 * k, "stroke-linejoin": "round" }, g);
+    el("circle", { cx: 0, cy: -9 * k, r: 7 * k, fill, stroke: "#fff", "stroke-width": 3 * k }, g);
+    el("circle", { cx: 0, cy: -9 * k, r: 7 * k, fill, stroke: dark, "stroke-width": 1.2 * k }, g);
+    // a feather on the head
+    el("path", { d: `M${2 * k},${-15 * k} Q${6 * k},${-22 * k} ${3 * k},${-25 * k} Q${1 * k},${-20 * k} ${-1 * k},${-15.5 * k} Z`, fill: "#2a9d5c", stroke: dark, "stroke-width": 0.8 * k }, g);
+    txt(g, 0, 11.5 * k, String(seat), { class: "mx-piece-seat", "font-size": 12 * k, fill: "#fff", "text-anchor": "middle" });
+    return g;
+  }
+
+  // A calpulli tile of `size`, centred, side `s`: big (turquoise), middle (yellow), small (white).
+  function tileShape(parent, size, s, attrs) {
+    const g = el("g", attrs || {}, parent);
+    el("rect", { x: -s / 2, y: -s / 2, width: s, height: s, rx: s * 0.12, fill: COLOUR.tile, stroke: "#1d120a", "stroke-width": s * 0.04 }, g);
+    el("rect", { x: -s / 2 + s * 0.08, y: -s / 2 + s * 0.08, width: s * 0.84, height: s * 0.84, rx: s * 0.08, fill: "none", stroke: "#8a6a3e", "stroke-width": s * 0.025 }, g);
+    txt(g, -s * 0.08, s * 0.16, String(size), { class: "mx-tile-big", "font-size": s * 0.5, fill: COLOUR.tileBig, "text-anchor": "middle" });
+    txt(g, s * 0.36, -s * 0.13, String(middle(size)), { class: "mx-tile-small", "font-size": s * 0.26, fill: COLOUR.tileMid, "text-anchor": "middle" });
+    txt(g, s * 0.36, s * 0.33, String(small(size)), { class: "mx-tile-small", "font-size": s * 0.26, fill: COLOUR.tileSmall, "text-anchor": "middle" });
+    return g;
+  }
+
+  // A bridge centred on (0,0) along `axis` ("N-S" or "W-E"), spanning `len`.
+  function bridgeShape(parent, axis, len, wid, attrs) {
+    const g = el("g", attrs || {}, parent);
+    const ns = axis === "N-S";
+    const wx = ns ? wid : len, hy = ns ? len : wid;
+    el("rect", { x: -wx / 2 + 1.5, y: -hy / 2 + 2, width: wx, height: hy, rx: 3, fill: "#000", opacity: 0.2 }, g);
+    el("rect", { x: -wx / 2, y: -hy / 2, width: wx, height: hy, rx: 3, fill: COLOUR.plank, stroke: COLOUR.plankDark, "stroke-width": 1.2 }, g);
+    const n = Math.floor(len / 5.5);
+    for (let i = 1; i < n; i++) {
+      const d = -len / 2 + (i * len) / n;
+      if (ns) el("line", { x1: -wx / 2 + 1, y1: d, x2: wx / 2 - 1, y2: d, stroke: COLOUR.plankDark, "stroke-width": 0.8, opacity: 0.7 }, g);
+      else el("line", { x1: d, y1: -hy / 2 + 1, x2: d, y2: hy / 2 - 1, stroke: COLOUR.plankDark, "stroke-width": 0.8, opacity: 0.7 }, g);
+    }
+    // rails along both sides
+    if (ns) {
+      el("line", { x1: -wx / 2, y1: -hy / 2, x2: -wx / 2, y2: hy / 2, stroke: COLOUR.plankDark, "stroke-width": 2.6, "stroke-linecap": "round" }, g);
+      el("line", { x1: wx / 2, y1: -hy / 2, x2: wx / 2, y2: hy / 2, stroke: COLOUR.plankDark, "stroke-width": 2.6, "stroke-linecap": "round" }, g);
+    } else {
+      el("line", { x1: -wx / 2, y1: -hy / 2, x2: wx / 2, y2: -hy / 2, stroke: COLOUR.plankDark, "stroke-width": 2.6, "stroke-linecap": "round" }, g);
+      el("line", { x1: -wx / 2, y1: hy / 2, x2: wx / 2, y2: hy / 2, stroke: COLOUR.plankDark, "stroke-width": 2.6, "stroke-linecap": "round" }, g);
+    }
+    return g;
+  }
+
+  function tokenShape(parent, r, attrs) {
+    const g = el("g", attrs || {}, parent);
+    el("circle", { r, fill: "#e9b93a", stroke: "#8a6410", "stroke-width": r * 0.14 }, g);
+    el("circle", { r: r * 0.68, fill: "none", stroke: "#8a6410", "stroke-width": r * 0.08, opacity: 0.8 }, g);
+    txt(g, 0, r * 0.36, "+1", { "text-anchor": "middle", "font-size": r * 0.95, "font-weight": 700, fill: "#6b4c08" });
+    return g;
+  }
+
+  // ---- the island --------------------------------------------------------------------------------
+  function defs(svg, uid) {
+    const d = el("defs", {}, svg);
+    const lake = el("pattern", { id: "mx-lake-" + uid, width: 40, height: 20, patternUnits: "userSpaceOnUse" }, d);
+    el("rect", { width: 40, height: 20, fill: COLOUR.lake }, lake);
+    el("path", { d: "M2,7 q5,-4 10,0 t10,0 M22,16 q5,-4 10,0 t10,0", fill: "none", stroke: COLOUR.lakeWave, "stroke-width": 1.3, "stroke-linecap": "round" }, lake);
+    const canal = el("pattern", { id: "mx-canal-" + uid, width: 20, height: 14, patternUnits: "userSpaceOnUse" }, d);
+    el("rect", { width: 20, height: 14, fill: COLOUR.canal }, canal);
+    el("path", { d: "M1,5 q4,-3 8,0 t8,0 M-9,12 q4,-3 8,0 t8,0 M11,12 q4,-3 8,0 t8,0", fill: "none", stroke: COLOUR.canalWave, "stroke-width": 1.2, "stroke-linecap": "round" }, canal);
+    const palace = el("pattern", { id: "mx-palace-" + uid, width: 10, height: 10, patternUnits: "userSpaceOnUse" }, d);
+    el("rect", { width: 10, height: 10, fill: COLOUR.palace }, palace);
+    el("path", { d: "M0,5 H10 M5,0 V5 M0,10 H10 M10,5 V10 M0,5 V10", fill: "none", stroke: COLOUR.palaceLine, "stroke-width": 0.7, opacity: 0.6 }, palace);
+  }
+
+  function drawIsland(svg, view, b, uid) {
+    const obs = view.observation;
+    const mover = obs.phase === "playing" ? obs.turn_of : (view.to_move >= 0 ? view.to_move : -1);
+    el("rect", { x: 0, y: 0, width: BOARD_W, height: obs.terminal ? BOARD_H + 6 : VIEW_H, fill: "#f6efdc", rx: 10 }, svg);
+    el("rect", { x: MX - 6, y: MY - 6, width: W * S + 12, height: H * S + 12, rx: 8, fill: "#7a5b2e" }, svg);
+    el("rect", { x: MX, y: MY, width: W * S, height: H * S, fill: `url(#mx-lake-${uid})` }, svg);
+
+    // coordinates
+    const coords = el("g", { class: "mx-coords", "aria-hidden": "true" }, svg);
+    for (let c = 0; c < W; c++) {
+      txt(coords, px(c) + S / 2, MY - 11, COLS[c], { "text-anchor": "middle" });
+      txt(coords, px(c) + S / 2, MY + H * S + 21, COLS[c], { "text-anchor": "middle" });
+    }
+    for (let r = 0; r < H; r++) {
+      txt(coords, MX - 11, py(r) + S / 2 + 5, String(r + 1), { "text-anchor": "end" });
+      txt(coords, MX + W * S + 11, py(r) + S / 2 + 5, String(r + 1), { "text-anchor": "start" });
+    }
+
+    const ground = el("g", { class: "mx-ground" }, svg);
+    const canalLayer = el("g", { class: "mx-canals" }, svg);
+    const banks = el("g", { class: "mx-banks" }, svg);
+    for (let r = 0; r < H; r++) {
+      for (let c = 0; c < W; c++) {
+        const sq = nameOf(c, r), t = b.t(c, r);
+        if (t === "~") continue;
+        const x = px(c), y = py(r);
+        if (b.canals.has(sq)) {
+          el("rect", { x, y, width: S, height: S, fill: `url(#mx-canal-${uid})` }, canalLayer);
+          continue;
+        }
+        const area = b.areaOf.get(sq);
+        const founded = area && area.tile;
+        let fill = founded ? COLOUR.district : COLOUR.land;
+        if (t === "S" || t === "X") fill = `url(#mx-palace-${uid})`;
+        el("rect", { x, y, width: S, height: S, fill, stroke: founded ? COLOUR.districtLine : COLOUR.landLine, "stroke-width": 0.8 }, ground);
+        // banks: a dry square's sides on water
+        for (const [dc, dr, x1, y1, x2, y2] of [[0, -1, 0, 0, S, 0], [1, 0, S, 0, S, S], [0, 1, 0, S, S, S], [-1, 0, 0, 0, 0, S]]) {
+          if (b.water(c + dc, r + dr)) {
+            el("line", { x1: x + x1, y1: y + y1, x2: x + x2, y2: y + y2, stroke: COLOUR.bank, "stroke-width": 3, "stroke-linecap": "round" }, banks);
+          }
+        }
+      }
+    }
+
+    // the palace: starting squares and the coat of arms
+    const palace = el("g", { class: "mx-palace" }, svg);
+    for (let r = 0; r < H; r++) {
+      for (let c = 0; c < W; c++) {
+        const t = b.t(c, r), x = px(c), y = py(r);
+        if (t === "S") {
+          el("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 4, fill: "none", stroke: COLOUR.gold, "stroke-width": 2, "stroke-dasharray": "5 3" }, palace);
+          starShape(palace, x + S - 9, y + 9, 5);
+        } else if (t === "X") {
+          el("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 4, fill: COLOUR.arms, stroke: "#6e1d15", "stroke-width": 1.5 }, palace);
+          el("circle", { cx: x + S / 2, cy: y + S / 2, r: 14, fill: COLOUR.gold, stroke: "#7a5a08", "stroke-width": 1.5 }, palace);
+          nopal(palace, x + S / 2, y + S / 2);
+        }
+      }
+    }
+
+    // sizes of unfounded areas (green: equal to a tile of this part)
+    const available = new Set(((obs.tiles || {}).available) || []);
+    const labels = el("g", { class: "mx-sizes", "aria-hidden": "true" }, svg);
+    b.areas.filter((a) => !a.tile).forEach((a) => {
+      const sq = labelSquare(b, a);
+      if (!sq) return;
+      const [c, r] = parse(sq);
+      const match = available.has(a.size);
+      if (match) el("circle", { cx: px(c) + S / 2, cy: py(r) + S / 2, r: 13, fill: "#e6f4dd", stroke: COLOUR.match, "stroke-width": 1.6 }, labels);
+      txt(labels, px(c) + S / 2, py(r) + S / 2 + 5.5, String(a.size), { class: match ? "mx-size mx-size-match" : "mx-size", "text-anchor": "middle", fill: match ? COLOUR.match : COLOUR.size });
+    });
+
+    const pieces = el("g", { class: "mx-pieces" }, svg);
+    b.tiles.forEach((size, sq) => {
+      const [c, r] = parse(sq);
+      tileShape(pieces, size, S - 6, { transform: `translate(${px(c) + S / 2},${py(r) + S / 2})` });
+    });
+    b.bridges.forEach((axis, sq) => {
+      const [c, r] = parse(sq);
+      bridgeShape(pieces, axis, S * 1.5, S * 0.56, { transform: `translate(${px(c) + S / 2},${py(r) + S / 2})` });
+    });
+    b.buildings.forEach((bl, sq) => {
+      const [c, r] = parse(sq);
+      buildingShape(pieces, bl.owner, bl.levels, S, { transform: `translate(${px(c) + S / 2},${py(r) + S / 2})` });
+    });
+    b.mexica.forEach((seat, sq) => {
+      const [c, r] = parse(sq);
+      const cx = px(c) + S / 2, cy = py(r) + S / 2;
+      if (seat === mover && !obs.terminal) {
+        el("circle", { cx, cy, r: S * 0.47, fill: "none", stroke: "#fff3b0", "stroke-width": 6, opacity: 0.9 }, pieces);
+        el("circle", { cx, cy, r: S * 0.47, fill: "none", stroke: "#e0a000", "stroke-width": 2.5, class: "mx-mover-ring" }, pieces);
+      }
+      mexicaShape(pieces, seat, S, { transform: `translate(${cx},${cy})` });
+    });
+
+    // the click targets, one per square, on top of everything
+    const hits = el("g", { class: "mx-hits" }, svg);
+    for (let r = 0; r < H; r++) {
+      for (let c = 0; c < W; c++) {
+        const sq = nameOf(c, r);
+        el("rect", { x: px(c) + 1, y: py(r) + 1, width: S - 2, height: S - 2, rx: 4, class: "mx-sq", "data-key": sq, "aria-label": squareLabel(view, b, c, r) }, hits);
+      }
+    }
+  }
+
+  function starShape(parent, cx, cy, r) {
+    const pts = [];
+    for (let i = 0; i < 10; i++) {
+      const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? r * 0.45 : r;
+      pts.push(`${(cx + rr * Math.cos(a)).toFixed(1)},${(cy + rr * Math.sin(a)).toFixed(1)}`);
+    }
+    el("polygon", { points: pts.join(" "), fill: COLOUR.gold, stroke: "#7a5a08", "stroke-width": 0.8 }, parent);
+  }
+
+  // the coat of arms: an eagle on a nopal cactus, much simplified
+  function nopal(parent, cx, cy) {
+    const g = el("g", { transform: `translate(${cx},${cy})` }, parent);
+    el("ellipse", { cx: 0, cy: 6, rx: 4, ry: 5.5, fill: "#3d8b3d", stroke: "#1f4d1f", "stroke-width": 0.8 }, g);
+    el("ellipse", { cx: -5.5, cy: 2, rx: 3, ry: 4, fill: "#3d8b3d", stroke: "#1f4d1f", "stroke-width": 0.8, transform: "rotate(-25 -5.5 2)" }, g);
+    el("ellipse", { cx: 5.5, cy: 2, rx: 3, ry: 4, fill: "#3d8b3d", stroke: "#1f4d1f", "stroke-width": 0.8, transform: "rotate(25 5.5 2)" }, g);
+    el("path", { d: "M-9,-5 Q-4,-11 0,-6 Q4,-11 9,-5 Q4,-7 2,-3 L0,-1 L-2,-3 Q-4,-7 -9,-5 Z", fill: "#5a3a1a", stroke: "#2e1d0b", "stroke-width": 0.6 }, g);
+    el("circle", { cx: 0, cy: -7.5, r: 1.8, fill: "#5a3a1a" }, g);
+  }
+
+  function squareLabel(view, b, c, r) {
+    const sq = nameOf(c, r), t = b.t(c, r);
+    const parts = ["square " + sq];
+    if (b.bridges.has(sq)) parts.push("bridge " + b.bridges.get(sq) + (b.canals.has(sq) ? " over a canal" : " on the lake"));
+    else if (b.canals.has(sq)) parts.push("canal");
+    else if (t === "~") parts.push("lake");
+    else if (t === "S") parts.push("starting square");
+    else if (t === "X") parts.push("coat of arms");
+    else parts.push("land");
+    if (b.mexica.has(sq)) parts.push("Mexica of " + seatName(view, b.mexica.get(sq)));
+    const bl = b.buildings.get(sq);
+    if (bl) parts.push(`building of ${seatName(view, bl.owner)}, ${plural(bl.levels, "level")}`);
+    if (b.tiles.has(sq)) parts.push("calpulli tile " + b.tiles.get(sq));
+    const area = b.areaOf.get(sq);
+    if (area) parts.push(area.tile ? `district ${area.tile}` : `unfounded area of ${plural(area.size, "square")}`);
+    return parts.join(", ");
+  }
+
+  // ---- the action bar ---------------------------------------------------------------------------
+  function button(parent, x, y, w, h, key, label, attrs) {
+    const g = el("g", Object.assign({ class: "mx-btn", transform: `translate(${x},${y})`, "data-key": key, "aria-label": label }, attrs || {}), parent);
+    el("rect", { class: "mx-btn-bg", x: 0, y: 0, width: w, height: h, rx: 7 }, g);
+    return g;
+  }
+
+  function drawBar(svg, view, b) {
+    const obs = view.observation;
+    const bar = el("g", { class: "mx-bar", transform: `translate(0,${BAR_Y})` }, svg);
+    const playing = obs.phase === "playing";
+    const mover = playing ? obs.turn_of : (view.to_move >= 0 ? view.to_move : (view.viewer != null ? view.viewer : 0));
+    const supply = obs.supply || {};
+    const row1 = 8, h1 = 54, row2 = 72, h2 = 62;
+
+    // tools
+    const tools = [
+      ["tool:teleport", "Teleport", "5 AP", `Teleport your Mexica to any free square or bridge (5 AP)`, (g) => {
+        el("circle", { cx: 21, cy: 27, r: 16, fill: "none", stroke: "#8a6410", "stroke-width": 1.4, "stroke-dasharray": "3 3" }, g);
+        mexicaShape(g, mover >= 0 ? mover : 0, 28, { transform: "translate(21,28)" });
+      }],
+      ["tool:canal", "Canal", `1 AP · ${supply.single_canals || 0} left`, `Place a single canal tile (1 AP), ${supply.single_canals || 0} left`, (g) => {
+        el("rect", { x: 10, y: 14, width: 26, height: 26, rx: 2, fill: COLOUR.canal, stroke: "#1d4f73", "stroke-width": 1.5 }, g);
+      }],
+      ["tool:double", "Double", `1 AP · ${supply.double_canals || 0} left`, `Place a double canal tile on two neighbouring squares (1 AP), ${supply.double_canals || 0} left`, (g) => {
+        el("rect", { x: 6, y: 20, width: 36, height: 18, rx: 2, fill: COLOUR.canal, stroke: "#1d4f73", "stroke-width": 1.5 }, g);
+        el("line", { x1: 24, y1: 20, x2: 24, y2: 38, stroke: "#1d4f73", "stroke-width": 1, "stroke-dasharray": "2 2" }, g);
+      }],
+      ["tool:bridge", "Bridge", `1 AP · ${supply.bridges || 0} left`, `Place a bridge from the supply (1 AP), ${supply.bridges || 0} left`, (g) => {
+        bridgeShape(g, "W-E", 34, 16, { transform: "translate(24,28)" });
+      }],
+      ["tool:move_bridge", "Move bridge", "1 AP", "Move a bridge, once all 11 are on the board (1 AP)", (g) => {
+        bridgeShape(g, "W-E", 26, 13, { transform: "translate(19,33)" });
+        el("path", { d: "M8,18 Q20,8 33,16 M33,16 l-5,-4 M33,16 l-6,2", fill: "none", stroke: "#8a6410", "stroke-width": 1.8, "stroke-linecap": "round" }, g);
+      }],
+      ["token", "Token", `1 AP · ${supply.action_tokens || 0} left`, `Take an action token from the supply (1 AP), ${supply.action_tokens || 0} in the supply, ${obs.tokens_taken || 0} of ${TOKENS_PER_TURN} taken this turn`, (g) => {
+        tokenShape(g, 12, { transform: "translate(22,28)" });
+      }],
+      ["end", "End turn", "unused AP lost", "End your turn", (g) => {
+        el("path", { d: "M10,29 l8,8 l16,-18", fill: "none", stroke: "#2e7d32", "stroke-width": 4, "stroke-linecap": "round", "stroke-linejoin": "round" }, g);
+      }],
+    ];
+    const tx0 = MX, gap = 6;
+    const tw = (W * S - gap * (tools.length - 1)) / tools.length;
+    tools.forEach(([key, label, sub, aria, icon], i) => {
+      const g = button(bar, tx0 + i * (tw + gap), row1, tw, h1, key, aria, { class: "mx-btn mx-tool" });
+      icon(g);
+      txt(g, 43, 23, label, { class: "mx-btn-label" });
+      txt(g, 43, 40, sub, { class: "mx-btn-sub" });
+    });
+
+    // buildings of the mover's supply
+    const left = ((obs.buildings_left || [])[mover]) || [0, 0, 0, 0];
+    let x = MX;
+    txt(bar, x, row2 + 14, "Build", { class: "mx-bar-title" });
+    txt(bar, x, row2 + 30, mover >= 0 ? `seat ${mover}'s` : "", { class: "mx-bar-hint" });
+    txt(bar, x, row2 + 44, "supply", { class: "mx-bar-hint" });
+    x += 50;
+    for (let lv = 1; lv <= 4; lv++) {
+      const n = left[lv - 1] || 0;
+      const g = button(bar, x, row2, 70, h2, "level:" + lv, `Build a building of ${plural(lv, "level")} (${lv} AP), ${n} left`, { class: "mx-btn mx-level" + (n ? "" : " mx-empty") });
+      buildingShape(g, mover >= 0 ? mover : 0, lv, 38, { transform: "translate(24,31)" });
+      txt(g, 47, 28, "×" + n, { class: "mx-btn-label" });
+      txt(g, 47, 46, lv + " AP", { class: "mx-btn-sub" });
+      x += 75;
+    }
+
+    // this part's calpulli tiles
+    x += 10;
+    txt(bar, x, row2 + 14, "Found", { class: "mx-bar-title" });
+    txt(bar, x, row2 + 30, `part ${obs.part || 1}`, { class: "mx-bar-hint" });
+    txt(bar, x, row2 + 44, "tiles", { class: "mx-bar-hint" });
+    x += 50;
+    const tiles = (obs.tiles || {}).available || [];
+    const counts = new Map();
+    tiles.forEach((s) => counts.set(s, (counts.get(s) || 0) + 1));
+    const sizes = [...counts.keys()].sort((a, b2) => a - b2);
+    const tileW = 41;
+    if (!sizes.length) txt(bar, x, row2 + 35, obs.phase === "drawing calpulli tiles" ? "being drawn" : "none left", { class: "mx-bar-hint" });
+    sizes.forEach((size) => {
+      const n = counts.get(size);
+      const g = button(bar, x, row2, tileW, h2, "tile:" + size, `Found a district with the calpulli tile ${size} (free): the founder scores ${middle(size)}, others present ${small(size)}${n > 1 ? `, ${n} tiles of this size` : ""}`, { class: "mx-btn mx-tilebtn" });
+      if (n > 1) tileShape(g, size, 32, { transform: "translate(25,28)", opacity: 0.6 });
+      tileShape(g, size, 32, { transform: `translate(${n > 1 ? 20 : 22},${n > 1 ? 33 : 31})` });
+      x += tileW + 4;
+    });
+
+    // the axis of a bridge, when both are possible
+    const ax = MX + W * S - 2 * 48 - 4;
+    txt(bar, ax - 8, row2 + 14, "Axis", { class: "mx-bar-title", "text-anchor": "end" });
+    txt(bar, ax - 8, row2 + 30, "of a", { class: "mx-bar-hint", "text-anchor": "end" });
+    txt(bar, ax - 8, row2 + 44, "bridge", { class: "mx-bar-hint", "text-anchor": "end" });
+    [["axis:N-S", "N-S", "north–south"], ["axis:W-E", "W-E", "west–east"]].forEach(([key, label, words], i) => {
+      const g = button(bar, ax + i * 52, row2, 48, h2, key, `Bridge axis ${words}`, { class: "mx-btn mx-axis" });
+      bridgeShape(g, label, 30, 13, { transform: "translate(24,25)" });
+      txt(g, 24, 55, label, { class: "mx-btn-sub", "text-anchor": "middle" });
+    });
+  }
+
+  // ---- the side panel ---------------------------------------------------------------------------
+  function chip(seat) {
+    return `<span class="mx-chip" style="background:${seatColour(seat)};border-color:${seatDark(seat)}">${seat}</span>`;
+  }
+  function tileHtml(size, cls) {
+    return `<span class="mx-tile ${cls || ""}" title="calpulli tile ${size}: ${size} / ${middle(size)} / ${small(size)}">` +
+      `<b>${size}</b><i><em>${middle(size)}</em><em>${small(size)}</em></i></span>`;
+  }
+  function tilesHtml(sizes, cls, highlight) {
+    if (!sizes || !sizes.length) return `<span class="mx-none">none</span>`;
+    return [...sizes].sort((a, b) => a - b).map((s) => tileHtml(s, (cls || "") + (highlight && highlight.has(s) ? " mx-tile-match" : ""))).join("");
+  }
+
+  function turnHtml(view, b) {
+    const obs = view.observation;
+    const phase = obs.phase;
+    const n = (obs.mexica || []).length;
+    let head = `Part ${obs.part} · round ${obs.round}`;
+    if (phase === "drawing calpulli tiles" || phase === "placing the Mexica") head = "Set-up";
+    if (obs.terminal) head = "Game over";
+    let body = "";
+    if (obs.terminal) {
+      body = `<div class="mx-turn-line">${resultLine(view)}</div>`;
+    } else if (phase === "drawing calpulli tiles") {
+      const drawn = ((obs.tiles || {}).available || []).length;
+      body = `<div class="mx-turn-line">Drawing the part-1 calpulli tiles: ${drawn} of ${PART_ONE_TILES}.</div>`;
+    } else if (phase === "placing the Mexica") {
+      const seat = view.to_move;
+      body = `<div class="mx-turn-line">${chip(seat)} <b>${esc(seatName(view, seat))}</b> places the Mexica on a starting square.</div>`;
+      if (seat === view.viewer) body += `<div class="mx-hint">Click a free starting square (★) by the coat of arms.</div>`;
+    } else {
+      const seat = obs.turn_of;
+      const held = (obs.tokens || [])[seat] || 0;
+      body = `<div class="mx-turn-line">${chip(seat)} <b>${esc(seatName(view, seat))}</b> to move</div>` +
+        `<div class="mx-ap-line"><span class="mx-ap-num">${obs.ap}</span> AP left of ${AP_PER_TURN}` +
+        (held ? ` <span class="mx-plus">+${plural(held, "token")} held</span>` : "") +
+        `<span class="mx-dim"> · tokens taken ${obs.tokens_taken} of ${TOKENS_PER_TURN}</span></div>`;
+      if (obs.first_turn) body += `<div class="mx-warn">First turn: you may not leave a rival Mexica with nowhere to step.</div>`;
+      if (seat === view.viewer && (view.legal || []).length) {
+        body += `<div class="mx-hint">Walk: click a highlighted square next to your Mexica (from a bridge: another bridge by boat). ` +
+          `Build: a building of your supply, then a square. Found: a tile, then a square. Canals and bridges: the tool, then the square(s).</div>`;
+      }
+    }
+    void n;
+    return `<section class="mx-box mx-turn"><h3>${head}</h3>${body}</section>`;
+  }
+
+  function seatsHtml(view, b) {
+    const obs = view.observation;
+    const n = (obs.mexica || []).length;
+    const terrain = b.terrain;
+    const onStart = (sq) => { if (!sq) return false; const [c, r] = parse(sq); return b.t(c, r) === "S"; };
+    const left = obs.buildings_left || [], reserve = obs.buildings_part_two || [];
+    const mover = obs.terminal ? -1 : (obs.phase === "playing" ? obs.turn_of : view.to_move);
+    const rows = [];
+    for (let s = 0; s < n; s++) {
+      const sq = obs.mexica[s];
+      const l = left[s] || [0, 0, 0, 0];
+      const built = b.areas.length >= 0 ? [...b.buildings.values()].filter((x) => x.owner === s).reduce((a, x) => a + x.levels, 0) : 0;
+      const res = reserve[s] || [0, 0, 0, 0];
+      rows.push(`<tr class="${s === mover ? "mx-mover" : ""}">` +
+        `<td>${s === mover ? "▶" : ""}</td>` +
+        `<td class="mx-name">${chip(s)} ${esc(seatName(view, s))}</td>` +
+        `<td class="mx-num"><b>${(obs.scores || [])[s] ?? 0}</b></td>` +
+        `<td class="mx-num">${(obs.tokens || [])[s] ?? 0}</td>` +
+        `<td>${sq ? esc(sq) + (onStart(sq) ? ' <span class="mx-star" title="on a starting square: +5 at a scoring">★</span>' : "") : '<span class="mx-none">—</span>'}</td>` +
+        `<td class="mx-left" title="buildings left by levels 1/2/3/4${sum(res) ? "; part 2 adds " + res.join("/") : ""}">${l.join("/")}</td>` +
+        `<td class="mx-num">${built}</td></tr>`);
+    }
+    void terrain;
+    return `<section class="mx-box"><h3>Seats</h3><table class="mx-table mx-seats">` +
+      `<thead><tr><th></th><th>seat</th><th title="points">pts</th><th title="action tokens held">tok</th><th title="where the Mexica stands">Mexica</th><th title="buildings left by levels 1/2/3/4 (+ part 2's)">left 1/2/3/4</th><th title="levels built on the island">lvls</th></tr></thead>` +
+      `<tbody>${rows.join("")}</tbody></table>` +
+      `<div class="mx-note">★ on a starting square: +${START_BONUS} at each scoring.${reserveNote(view)}</div></section>`;
+  }
+
+  function reserveNote(view) {
+    const obs = view.observation;
+    const reserve = obs.buildings_part_two || [];
+    if (!reserve.some((r) => sum(r))) return "";
+    const same = reserve.every((r) => r.join("/") === reserve[0].join("/"));
+    return " Part 2 adds " + (same ? `${reserve[0].join("/")} to each seat`
+      : reserve.map((r, s) => `${s}: ${r.join("/")}`).join(", ")) + ".";
+  }
+
+  function districtsHtml(view, b) {
+    const obs = view.observation;
+    const n = (obs.mexica || []).length;
+    const founded = b.areas.filter((a) => a.tile).sort((a, c) => c.tile - a.tile);
+    const levelsIn = (area) => {
+      const lv = new Array(n).fill(0);
+      area.squares.forEach((sq) => { const bl = b.buildings.get(sq); if (bl) lv[bl.owner] += bl.levels; });
+      return lv;
+    };
+    let html = `<section class="mx-box"><h3>Districts</h3>`;
+    if (!founded.length) {
+      html += `<div class="mx-none">none founded yet</div>`;
+    } else {
+      html += `<table class="mx-table mx-districts"><thead><tr><th>tile</th><th>at</th>` +
+        [...Array(n).keys()].map((s) => `<th class="mx-num" title="levels of ${esc(seatName(view, s))} (and what a scoring would give now)">${chip(s)}</th>`).join("") +
+        `</tr></thead><tbody>`;
+      founded.forEach((a) => {
+        const lv = levelsIn(a), pts = standings(lv, a.tile);
+        html += `<tr><td>${tileHtml(a.tile, "mx-tile-sm")}</td><td>${esc(a.tileSquare || "")}</td>` +
+          lv.map((l, s) => `<td class="mx-num">${l ? `${l}<span class="mx-would">${pts[s] ? "+" + pts[s] : ""}</span>` : '<span class="mx-none">·</span>'}</td>`).join("") +
+          `</tr>`;
+      });
+      html += `</tbody></table>`;
+    }
+    const available = new Set(((obs.tiles || {}).available) || []);
+    const unfounded = b.areas.filter((a) => !a.tile).map((a) => a.size).sort((x, y) => y - x);
+    html += `<div class="mx-areas"><b>Unfounded areas:</b> ` + (unfounded.length
+      ? unfounded.map((s) => `<span class="mx-area${available.has(s) ? " mx-area-match" : ""}">${s}</span>`).join(" ")
+      : '<span class="mx-none">none</span>') + `</div>`;
+    html += `<div class="mx-note">Levels built by each seat; in green ${obs.terminal ? "what the district gave at the last scoring" : "what a scoring would give now"}.` +
+      (obs.part === 2 && !obs.terminal ? " At the second scoring unfounded areas score too, as a tile of their size." : "") + `</div>`;
+    return html + `</section>`;
+  }
+
+  function tilesPanelHtml(view) {
+    const obs = view.observation;
+    const t = obs.tiles || {};
+    const drawing = obs.phase === "drawing calpulli tiles";
+    const b = readBoard(obs);
+    const unfounded = new Set(b.areas.filter((a) => !a.tile).map((a) => a.size));
+    let html = `<section class="mx-box"><h3>Calpulli tiles</h3>`;
+    html += `<div class="mx-row"><span class="mx-k">${drawing ? "drawn" : "part " + obs.part}</span>${tilesHtml(t.available, "", unfounded)}</div>`;
+    if (obs.part === 1) html += `<div class="mx-row"><span class="mx-k">${drawing ? "not drawn" : "part 2"}</span>${tilesHtml(t.face_down, "mx-tile-down")}</div>`;
+    if ((t.removed || []).length) html += `<div class="mx-row"><span class="mx-k">removed</span>${tilesHtml(t.removed, "mx-tile-gone")}</div>`;
+    html += `<div class="mx-note">Tile numbers: size (scoring 1st) · <span class="mx-c-mid">middle</span>: founder, 2nd · <span class="mx-c-small">small</span>: others present, 3rd. Green: an unfounded area has that size.</div>`;
+    return html + `</section>`;
+  }
+
+  function supplyHtml(view) {
+    const obs = view.observation, s = obs.supply || {};
+    return `<section class="mx-box"><h3>Supply</h3><div class="mx-supply">` +
+      `<span><i class="mx-ico mx-ico-canal"></i>${s.single_canals ?? 0} single canals</span>` +
+      `<span><i class="mx-ico mx-ico-canal2"></i>${s.double_canals ?? 0} double canals</span>` +
+      `<span><i class="mx-ico mx-ico-bridge"></i>${plural(s.bridges ?? 0, "bridge")}</span>` +
+      `<span><i class="mx-ico mx-ico-token"></i>${plural(s.action_tokens ?? 0, "action token")}</span></div></section>`;
+  }
+
+  function scoringsHtml(view) {
+    const obs = view.observation;
+    const sc = obs.scorings || [];
+    if (!sc.length) return "";
+    const n = (obs.mexica || []).length;
+    return `<section class="mx-box"><h3>Scorings</h3><table class="mx-table"><thead><tr><th></th>` +
+      [...Array(n).keys()].map((s) => `<th>${chip(s)}</th>`).join("") + `</tr></thead><tbody>` +
+      sc.map((pts, i) => `<tr><td>${i === 0 ? "first" : "second"}</td>` + pts.map((p) => `<td class="mx-num">+${p}</td>`).join("") + `</tr>`).join("") +
+      `</tbody></table></section>`;
+  }
+
+  function legendHtml() {
+    const sw = (cls, label) => `<span class="mx-leg"><i class="mx-sw ${cls}"></i>${label}</span>`;
+    return `<section class="mx-box mx-legend">` +
+      sw("mx-sw-lake", "lake") + sw("mx-sw-canal", "canal") + sw("mx-sw-land", "unfounded land") +
+      sw("mx-sw-district", "founded district") + sw("mx-sw-start", "★ starting square") +
+      `<span class="mx-leg"><span class="mx-size-ex">12</span>size of an unfounded area (circled green: a tile of this part fits)</span>` +
+      `<span class="mx-leg">Buildings: the seat in the white badge, the levels top right and as tiers.</span>` +
+      `</section>`;
+  }
+
+  // ---- the result ---------------------------------------------------------------------------------
+  function outcome(view) {
+    const obs = view.observation || {};
+    const res = view.result || {};
+    const scores = res.scores || obs.scores || view.scores || [];
+    const returns = res.returns || obs.returns || [];
+    const tokens = obs.tokens || [];
+    const n = scores.length;
+    const best = Math.max(...returns);
+    const winners = [...Array(n).keys()].filter((s) => returns[s] === best && best > 0);
+    const top = Math.max(...scores);
+    const tiedTop = [...Array(n).keys()].filter((s) => scores[s] === top);
+    return { scores, returns, tokens, n, winners, top, tiedTop };
+  }
+
+  function resultLine(view) {
+    const o = outcome(view);
+    const names = (seats) => seats.map((s) => `${chip(s)} <b>${esc(seatName(view, s))}</b>`).join(" and ");
+    if (!o.winners.length) return "The game is over.";
+    if (o.winners.length === 1 && o.tiedTop.length === 1) {
+      return `${names(o.winners)} wins with ${plural(o.top, "point")}.`;
+    }
+    if (o.winners.length === 1) {
+      const w = o.winners[0];
+      const others = o.tiedTop.filter((s) => s !== w);
+      return `${names([w])} wins on the tie-break. ${names(o.tiedTop)} tied on ${plural(o.top, "point")}; ` +
+        `the most unused action tokens break the tie: ${o.tokens[w]} against ${others.map((s) => o.tokens[s]).join(", ")}.`;
+    }
+    return `Shared victory: ${names(o.winners)}, tied on ${plural(o.top, "point")} and on ${plural(o.tokens[o.winners[0]], "unused action token")} each ` +
+      `(the tie-break, most unused action tokens, does not separate them).`;
+  }
+
+  function result(view) {
+    const o = outcome(view);
+    const obs = view.observation || {};
+    const sc = obs.scorings || [];
+    let html = `<div class="mx-result"><p class="mx-result-line">${resultLine(view)}</p>`;
+    html += `<table class="mx-table"><thead><tr><th>seat</th><th>points</th><th>unused tokens</th>` +
+      sc.map((_, i) => `<th>${i === 0 ? "first" : "second"} scoring</th>`).join("") + `<th></th></tr></thead><tbody>`;
+    const order = [...Array(o.n).keys()].sort((a, c) => (o.scores[c] - o.scores[a]) || ((o.tokens[c] || 0) - (o.tokens[a] || 0)) || a - c);
+    order.forEach((s) => {
+      const r = o.returns[s] || 0;
+      html += `<tr><td>${chip(s)} ${esc(seatName(view, s))}</td><td class="mx-num"><b>${o.scores[s]}</b></td><td class="mx-num">${o.tokens[s] ?? 0}</td>` +
+        sc.map((pts) => `<td class="mx-num">+${pts[s] ?? 0}</td>`).join("") +
+        `<td>${r >= 1 ? "won" : r > 0 ? "shared win" : ""}</td></tr>`;
+    });
+    html += `</tbody></table><p class="mx-note">Most points wins; on a tie, the most unused action tokens; still tied: a shared victory.</p></div>`;
+    return html;
+  }
+
+  // ---- pick paths -------------------------------------------------------------------------------
+  const pathCache = new WeakMap();
+  function axisInfo(view) {
+    let info = pathCache.get(view);
+    if (info) return info;
+    const bridge = new Map(), moved = new Map();
+    (view.legal || []).forEach((m) => {
+      const mv = m.move || {};
+      if (mv.kind === "bridge") bridge.set(mv.square, (bridge.get(mv.square) || 0) + 1);
+      if (mv.kind === "move_bridge") { const k = mv.from + ">" + mv.to; moved.set(k, (moved.get(k) || 0) + 1); }
+    });
+    info = { bridge, moved };
+    pathCache.set(view, info);
+    return info;
+  }
+
+  function keys(move, view) {
+    const obs = view.observation || {};
+    switch (move.kind) {
+      case "end": return ["end"];
+      case "token": return ["token"];
+      case "start": return [move.square];
+      case "boat": return [move.square];
+      case "walk": {
+        const seat = obs.turn_of;
+        const from = (obs.mexica || [])[seat];
+        const d = DIRS[move.direction];
+        if (!from || !d) return ["walk:" + move.direction];
+        const [c, r] = parse(from);
+        return inGrid(c + d[0], r + d[1]) ? [nameOf(c + d[0], r + d[1])] : ["walk:" + move.direction];
+      }
+      case "teleport": return ["tool:teleport", move.square];
+      case "canal": return ["tool:canal", move.square];
+      case "double": return ["tool:double", move.squares[0], move.squares[1]];
+      case "bridge": {
+        const both = (axisInfo(view).bridge.get(move.square) || 0) > 1;
+        return ["tool:bridge", move.square].concat(both ? ["axis:" + move.axis] : []);
+      }
+      case "move_bridge": {
+        const both = (axisInfo(view).moved.get(move.from + ">" + move.to) || 0) > 1;
+        return ["tool:move_bridge", move.from, move.to].concat(both ? ["axis:" + move.axis] : []);
+      }
+      case "build": return ["level:" + move.levels, move.square];
+      case "found": return ["tile:" + move.size, move.square];
+      case "draw": return ["draw:" + move.size];
+      default: return [String(move.kind)];
+    }
+  }
+
+  // ---- draw -------------------------------------------------------------------------------------
+  let uidCounter = 0;
+  function draw(root, view) {
+    const obs = view.observation || {};
+    const b = readBoard(obs);
+    const uid = "m" + (++uidCounter);
+    const wrap = document.createElement("div");
+    wrap.className = "mx";
+    const main = document.createElement("div");
+    main.className = "mx-main";
+    const over = !!obs.terminal;
+    const svg = el("svg", { viewBox: `0 0 ${BOARD_W} ${over ? BOARD_H + 6 : VIEW_H}`, class: "mx-board", role: "group", "aria-label": "the island of Mexica: 23 columns A to W, 16 rows 1 to 16" });
+    defs(svg, uid);
+    drawIsland(svg, view, b, uid);
+    if (!over) drawBar(svg, view, b);
+    main.appendChild(svg);
+    const under = document.createElement("div");
+    under.className = "mx-under";
+    under.innerHTML = tilesPanelHtml(view) + `<div class="mx-col">${supplyHtml(view)}${legendHtml()}</div>`;
+    main.appendChild(under);
+    const side = document.createElement("aside");
+    side.className = "mx-side";
+    side.innerHTML = turnHtml(view, b) + seatsHtml(view, b) + districtsHtml(view, b) + scoringsHtml(view);
+    wrap.appendChild(main);
+    wrap.appendChild(side);
+    root.appendChild(wrap);
+  }
+
+  window.Tlatelolco.register("mexica", { draw, keys, result });
+})();

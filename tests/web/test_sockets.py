@@ -1,0 +1,106 @@
+"""Live play over WebSocket: views pushed to every seat and spectator, moves, errors."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+from tests.web.apps import create, serve
+
+
+@pytest.fixture
+def client(tmp_path):
+    with serve(tmp_path) as client:
+        yield client
+
+
+def next_view(ws, after: int) -> dict:
+    """The first view newer than version `after` (views of seat changes may come first)."""
+    while True:
+        message = ws.receive_json()
+        assert message["type"] != "error", message
+        if message["type"] == "view" and message["version"] > after:
+            return message
+
+
+def reply(ws) -> dict:
+    """The next message that is not a view (views also follow presence changes)."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] != "view":
+            return message
+
+
+def test_a_move_reaches_the_other_seat_and_a_spectator_with_log_deltas(client):
+    game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
+    gid, tokens = game["id"], [s["token"] for s in game["seats"]]
+    with client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws0, \
+            client.websocket_connect(f"/ws/games/{gid}?token={tokens[1]}") as ws1, \
+            client.websocket_connect(f"/ws/games/{gid}") as watcher:
+        first = [ws0.receive_json(), ws1.receive_json(), watcher.receive_json()]
+        assert [v["viewer"] for v in first] == [0, 1, None]
+        assert all(v["log_from"] == 0 and len(v["log"]) == v["version"] for v in first)
+        mover = next(i for i, v in enumerate(first[:2]) if v["legal"])
+        assert first[1 - mover]["legal"] == [] and first[2]["legal"] == []
+        version = first[mover]["version"]
+        move = first[mover]["legal"][0]
+        [ws0, ws1][mover].send_json({"type": "action", "action": move["id"],
+                                     "version": version})
+        for ws in (ws0, ws1, watcher):
+            new = next_view(ws, version)
+            assert new["log_from"] == version  # only what is new
+            assert new["log"][0]["text"] == move["text"]
+
+
+def test_errors_come_back_on_the_socket_and_change_nothing(client):
+    game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
+    gid, tokens = game["id"], [s["token"] for s in game["seats"]]
+    with client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws:
+        current = ws.receive_json()
+        ws.send_text("not json")
+        assert reply(ws)["status"] == 422
+        ws.send_json({"type": "dance"})
+        assert "allowed: action, sync, ping" in reply(ws)["message"]
+        ws.send_json({"type": "action", "action": 0})
+        assert reply(ws)["error"] == "bad_version"
+        ws.send_json({"type": "action", "action": 0, "version": current["version"],
+                      "cheat": 1})
+        assert "cheat" in reply(ws)["message"]
+        ws.send_json({"type": "action", "action": 0, "version": current["version"] + 9})
+        error = reply(ws)
+        assert error["status"] == 409
+        ws.send_json({"type": "ping"})
+        assert reply(ws) == {"type": "pong"}
+        ws.send_json({"type": "sync"})
+        again = ws.receive_json()
+        assert again["version"] == current["version"] and again["log"] == current["log"]
+
+
+def test_spectators_cannot_move_and_bad_credentials_are_refused(client):
+    game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
+    gid = game["id"]
+    with client.websocket_connect(f"/ws/games/{gid}") as watcher:
+        current = watcher.receive_json()
+        watcher.send_json({"type": "action", "action": 0, "version": current["version"]})
+        assert reply(watcher)["status"] == 401
+    with client.websocket_connect(f"/ws/games/{gid}?token=forged") as ws:
+        error = ws.receive_json()
+        assert error["status"] == 403
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    with client.websocket_connect("/ws/games/nothing") as ws:
+        assert ws.receive_json()["status"] == 404
+
+
+def test_a_reconnecting_seat_gets_the_whole_view_again(client):
+    game = create(client, "mexica", ["taken", "bot:random"], num_players=2)
+    gid, token = game["id"], game["seats"][0]["token"]
+    with client.websocket_connect(f"/ws/games/{gid}?token={token}") as ws:
+        first = ws.receive_json()
+        move = first["legal"][0]
+        ws.send_json({"type": "action", "action": move["id"], "version": first["version"]})
+        after = next_view(ws, first["version"])
+    with client.websocket_connect(f"/ws/games/{gid}?token={token}") as ws:
+        again = ws.receive_json()
+        assert again["log_from"] == 0 and again["version"] >= after["version"]
+        assert again["log"][first["version"]]["text"] == move["text"]
