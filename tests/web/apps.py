@@ -54,3 +54,28 @@ def my_turn(client: TestClient, game_id: str, token: str) -> dict[str, Any] | No
     """The seat's view once it is its turn, or the final view; None while others move."""
     current = view(client, game_id, token)
     return current if current["legal"] or current["status"] == "finished" else None
+
+
+@contextmanager
+def live_server(tmp_path: Path, **settings: Any) -> Iterator[str]:
+    """A real HTTP server (uvicorn in a thread of this process); yields its base URL."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    options = {"db": f"sqlite:///{tmp_path / 'live.db'}", "bot_workers": 0, "bot_delay": 0.0,
+               "redis": None, **settings}
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(Settings(**options)), host="127.0.0.1",
+                                           port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_for(lambda: server.started, timeout=30, what="the server to start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
