@@ -266,7 +266,7 @@
       const li = document.createElement("li");
       li.value = e.step + 1;
       li.className = e.seat < 0 ? "chance" : `seat-${e.seat}`;
-      const who = e.seat < 0 ? "🎲" : T.seatName(view, e.seat);
+      const who = e.seat < 0 ? "Chance" : T.seatName(view, e.seat);
       li.textContent = `${who}: ${e.text}`;
       list.append(li);
     }
@@ -377,5 +377,7 @@
   } else {
     connect();
   }
-  window.TlatelolcoPage = {get view() { return view; }, get log() { return log; }};
+  // for tests and the curious: the current view, the whole log, the live connection
+  window.TlatelolcoPage = {get view() { return view; }, get log() { return log; },
+                          get socket() { return socket; }, get sending() { return sending; }};
 })();

@@ -1,0 +1,143 @@
+"""The game pages in a real browser (Debian's Chromium driven by Playwright).
+
+For each game: create it in the lobby against a bot, open your seat, play it to the end by
+clicking the board's pieces and squares (buttons only for moves with no place on the board),
+one move with the keyboard, a page reload mid-game and a dropped connection that comes back.
+With TLATELOLCO_SCREENSHOTS=1 the mid-game board is saved to docs/screenshots/ for the README.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.web.apps import live_server
+from tests.web.services import unavailable
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+GAMES = [("grand_bazaar", 2), ("aztec_market", 2), ("axio", 2), ("mexica", 2)]
+SHOT_AT = {"grand_bazaar": 12, "aztec_market": 12, "axio": 6, "mexica": 12}  # a full board
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        unavailable("browser tests need Debian's chromium at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield browser
+        browser.close()
+
+
+def page_view(page):
+    return page.evaluate("window.TlatelolcoPage && window.TlatelolcoPage.view")
+
+
+def wait_turn(page, timeout=60_000):
+    """Until it is this seat's turn (legal moves shown) or the game is over."""
+    page.wait_for_function(
+        "() => { const v = window.TlatelolcoPage && window.TlatelolcoPage.view;"
+        " return v && (v.status === 'finished' || (v.legal.length > 0 &&"
+        " !document.querySelector('#picker .note')?.textContent.startsWith('Sending'))); }",
+        timeout=timeout)
+    return page_view(page)
+
+
+def wait_moved(page, version):
+    page.wait_for_function(
+        f"() => {{ const v = window.TlatelolcoPage.view; return v && v.version > {version}; }}",
+        timeout=30_000)
+
+
+def click_move(page, game, move, version, keyboard=False):
+    """Pick `move` as a person would: its pieces on the board in order, else its button."""
+    keys = page.evaluate("([g, m]) => window.Tlatelolco.renderers[g].keys(m.move,"
+                         " window.TlatelolcoPage.view)", [game, move])
+    for key in keys:
+        target = page.locator(f'#board .pick[data-key="{key}"]')
+        if target.count():
+            assert target.first.get_attribute("aria-label"), f"{key} has no aria-label"
+            if keyboard:
+                target.first.focus()
+                page.keyboard.press("Enter")
+            else:
+                target.first.click()
+        else:
+            break
+    else:
+        if page.evaluate(f"window.TlatelolcoPage.sending || "
+                         f"window.TlatelolcoPage.view.version > {version}"):
+            return  # the last key sent the move
+    # the move is complete on the board, or its next step has no place on it: its button
+    page.locator("#picker .moves").first.get_by_role(
+        "button", name=move["text"], exact=True).click()
+
+
+def choose(rng, legal):
+    """A random move; half the time the end of the turn when there is one, so that Mexica's
+    long turns (up to six action points of bridge moves) do not make the game last ~1,000
+    clicks."""
+    ends = [m for m in legal if m["move"].get("kind") == "end"]
+    if ends and rng.random() < 0.5:
+        return ends[0]
+    return rng.choice(legal)
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players):
+    rng = random.Random(game)
+    with live_server(tmp_path) as base:
+        page = browser.new_page(viewport={"width": 1360, "height": 940})
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(base + "/")
+        page.select_option("#game", game)
+        page.select_option("#players", str(players))
+        page.fill("#name", "Ana")
+        page.click("#create-button")
+        page.click("#created a.button")
+        moves = 0
+        clicks_on_board = 0
+        while True:
+            current = wait_turn(page)
+            if current["status"] == "finished":
+                break
+            assert page.locator("#turn").text_content() == "Your turn"
+            unlabelled = page.evaluate(
+                "document.querySelectorAll('#board .pick:not([aria-label])').length")
+            assert unlabelled == 0
+            move = choose(rng, current["legal"])
+            before = current["version"]
+            board_targets = page.locator("#board .pick").count()
+            click_move(page, game, move, before, keyboard=moves == 1)
+            clicks_on_board += board_targets > 0
+            wait_moved(page, before)
+            moved = page.evaluate("window.TlatelolcoPage.log")[before]
+            assert moved["text"] == move["text"], "the click made a different move"
+            moves += 1
+            if moves == SHOT_AT[game] and os.environ.get("TLATELOLCO_SCREENSHOTS"):
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"{game}.png"), full_page=True)
+            if moves == 12:
+                page.reload()  # the page comes back where it was
+                again = wait_turn(page)
+                assert again["version"] >= before
+                assert len(page.evaluate("window.TlatelolcoPage.log")) == again["version"]
+            if moves == 20:  # the connection drops: the page reconnects by itself
+                page.evaluate("window.TlatelolcoPage.socket.close()")
+                page.wait_for_function("document.getElementById('connection').textContent"
+                                       " === 'live'", timeout=15_000)
+        assert page.locator("#result").is_visible()
+        assert page.locator("#result").text_content().strip() != "Result"
+        assert moves > 0 and clicks_on_board > 0
+        assert errors == [], errors
+        page.close()
