@@ -234,7 +234,8 @@
       el("path", { d: "M1,-9 L-3,5 L-12,14 M-3,5 L6,9 L8,18 M0,-5 L-10,0 M0,-5 L10,-2", fill: "none", stroke: "#b5651d", "stroke-width": 4.5, "stroke-linecap": "round", "stroke-linejoin": "round" }, p);
       el("path", { d: "M-26,-10 L-16,-10 M-28,-2 L-18,-2 M-24,6 L-16,6", stroke: "#b59a70", "stroke-width": 2, "stroke-linecap": "round" }, p);
     }
-    txt(g, s / 2, mini ? s - 9 : s - 28, mini ? info.label : info.label.toUpperCase(), { class: (mini ? "am-label-mini" : "am-label") + (crowd ? " light" : ""), "text-anchor": "middle" });
+    const squeeze = mini && info.label.length > 8 ? { textLength: s - 10, lengthAdjust: "spacingAndGlyphs" } : {};
+    txt(g, s / 2, mini ? s - 9 : s - 28, mini ? info.label : info.label.toUpperCase(), Object.assign({ class: (mini ? "am-label-mini" : "am-label") + (crowd ? " light" : ""), "text-anchor": "middle" }, squeeze));
     if (!mini) txt(g, s / 2, s - 12, info.effect, { class: "am-sub" + (crowd ? " light" : ""), "text-anchor": "middle" });
   }
 
@@ -291,7 +292,7 @@
   }
 
   function drawBuyers(svg, view, obs) {
-    const mover = obs.terminal ? -1 : obs.turn_of;
+    const mover = obs.terminal || obs.phase === "random build" ? -1 : obs.turn_of;
     const teams = teamsOf(obs);
     for (const player of obs.players) {
       const seat = player.seat, side = player.side;
@@ -368,6 +369,8 @@
         return [`${placed} of 15 tiles placed; the square left empty is the hole.`,
           mine ? "Your turn: pick a tile in the tray, then an empty square." : ""];
       }
+      case "random build":
+        return ["The tiles are laid out at random, square by square from A1 to D4; one square stays empty: the hole.", ""];
       case "start coin":
         return ["Each player puts a coin on one of their buyers.", mine ? "Your turn: click one of your buyers." : ""];
       case "choose":
@@ -409,7 +412,8 @@
   }
 
   function drawTurn(svg, view, obs, y) {
-    const [note, hint] = phaseHelp(view, obs);
+    let [note, hint] = phaseHelp(view, obs);
+    if (view.status === "open") [note, hint] = ["Waiting for players to take their seats.", ""];
     const lines = wrap(note, 46);
     const hints = hint ? wrap(hint, 42) : [];
     const h = 56 + 17 * lines.length + 18 * hints.length;
@@ -417,7 +421,7 @@
     txt(svg, PX + 14, y + 26, PHASES[obs.phase] || obs.phase, { class: "am-h2" });
     if (!obs.terminal && obs.turn_of >= 0 && obs.phase !== "random build") {
       el("circle", { cx: PX + 20, cy: y + 41, r: 6, fill: seatColour(obs.turn_of) }, svg);
-      txt(svg, PX + 32, y + 46, clip(sideOf(obs.turn_of) + ": " + seatName(view, obs.turn_of), 34) + (obs.to_move < 0 ? " (drawing)" : " to move"), { class: "am-small bold" });
+      txt(svg, PX + 32, y + 46, clip(sideOf(obs.turn_of) + ": " + seatName(view, obs.turn_of), 28) + (obs.to_move < 0 ? " (drawing)" : " to move"), { class: "am-small bold" });
     } else if (obs.terminal) {
       txt(svg, PX + 14, y + 46, "the bag is empty and the round is complete", { class: "am-small" });
     }
@@ -504,6 +508,10 @@
       COLOURS.forEach((c) => { best[c] = Math.max(...held.map((h2) => h2[c])); });
       if (teams.length < n) {
         txt(svg, PX + 14, yy + 16, (ti === 0 ? "team A: " : "team B: ") + teamName(view, team), { class: "am-small bold" });
+        if (obs.terminal && obs.returns && obs.returns[team[0]] > 0) {
+          crown(svg, PX + PW - 64, yy + 10, 9);
+          txt(svg, PX + PW - 78, yy + 16, obs.returns[team[0]] >= 1 ? "won" : "shared", { class: "am-won", "text-anchor": "end" });
+        }
         txt(svg, PX + PW - 14, yy + 16, String(obs.scores[team[0]]), { class: "am-score", "text-anchor": "end" });
         yy += 22;
       }
@@ -512,7 +520,7 @@
         const rowY = yy + 17;
         if (ti % 2 === 0) el("rect", { x: PX + 6, y: yy, width: PW - 12, height: rowH, rx: 5, fill: "#f3e8cc", opacity: 0.6 }, svg);
         el("circle", { cx: PX + 20, cy: rowY - 5, r: 6, fill: seatColour(seat) }, svg);
-        const nm = txt(svg, PX + 32, rowY, clip(p.side[0] + " · " + seatName(view, seat), 14), { class: "am-small" + (obs.turn_of === seat && !obs.terminal ? " bold" : "") });
+        const nm = txt(svg, PX + 32, rowY, clip(p.side[0] + " · " + seatName(view, seat), 13), { class: "am-small" });
         titleOf(nm, `${p.side}: ${seatName(view, seat)}`);
         COLOURS.forEach((c, i) => {
           const v = held[k][c];
@@ -520,7 +528,10 @@
           txt(svg, colX(i), rowY, String(v), { class: "am-num" + (counts ? " bold" : " faint"), "text-anchor": "middle" });
         });
         txt(svg, PX + 264, rowY, String(coinsOf(p)), { class: "am-num", "text-anchor": "middle" });
-        if (teams.length === n) txt(svg, PX + PW - 14, rowY, String(obs.scores[seat]), { class: "am-score", "text-anchor": "end" });
+        if (teams.length === n) {
+          txt(svg, PX + PW - 14, rowY, String(obs.scores[seat]), { class: "am-score", "text-anchor": "end" });
+          if (obs.terminal && obs.returns && obs.returns[seat] > 0) crown(svg, PX + PW - 52, rowY - 5, 7);
+        }
         yy += rowH;
       });
     });
@@ -581,8 +592,8 @@
     });
   }
 
-  function who(view, row) {
-    return row.team.map((s) => `${esc(sideOf(s))} (${esc(seatName(view, s))})`).join(" and ");
+  function sideWords(view, row) {
+    return esc(row.name) + (row.team.length > 1 ? ` (${row.team.map((s) => esc(seatName(view, s))).join(" and ")})` : ` (${esc(seatName(view, row.team[0]))})`);
   }
 
   function result(view) {
@@ -593,53 +604,59 @@
     const tiedScore = rows.filter((r) => r.score === top.score);
     const winners = rows.filter((r) => r.score === top.score && r.coins === top.coins && r.goods === top.goods);
     const verb = (r) => (r.team.length > 1 ? "win" : "wins");
+    const member = (r, what) => (team ? `${esc(r.name)}: the partner with the most ${what} has` : `${esc(r.name)} has`);
     let head, why = "";
     if (winners.length > 1) {
-      head = `Shared victory: ${winners.map((r) => `<strong>${who(view, r)}</strong>`).join(" and ")}.`;
-      why = `Tied on ${top.score} points; both tie-breaks are tied too (the member with the most coins: ` +
-        `${top.coins}; the member with the most goods: ${top.goods}), so the win is shared ` +
-        `(${winners.length > 1 ? "1/" + winners.length + " each" : ""}) (AM-7).`;
+      head = `Shared victory: ${winners.map((r) => `<strong>${sideWords(view, r)}</strong>`).join(" and ")}, ` +
+        `tied on <strong>${top.score}</strong> points.`;
+      why = `Both tie-breaks are tied as well (coins: ${top.coins} each; goods: ${top.goods} each), so the ` +
+        `victory is shared, 1/${winners.length} each (AM-7).`;
     } else if (tiedScore.length === 1) {
       const next = rows[1];
-      head = `<strong>${who(view, top)}</strong> ${verb(top)} with <strong>${top.score}</strong> points` +
-        (next ? ` against ${next.score} for ${esc(next.name)}.` : ".");
+      head = `<strong>${sideWords(view, top)}</strong> ${verb(top)} with <strong>${top.score}</strong> points` +
+        (next ? `, against ${next.score} for ${esc(next.name)}.` : ".");
     } else {
       const others = tiedScore.filter((r) => r !== top);
       const byCoins = others.every((r) => r.coins < top.coins);
-      head = `<strong>${who(view, top)}</strong> ${verb(top)} on a tie-break.`;
+      head = `<strong>${sideWords(view, top)}</strong> ${verb(top)} on a tie-break: ` +
+        `${tiedScore.map((r) => esc(r.name)).join(" and ")} are tied on <strong>${top.score}</strong> points.`;
       if (byCoins) {
-        why = `Tied on ${top.score} points with ${others.map((r) => esc(r.name)).join(" and ")}; the first tie-break is ` +
-          `coins: ${esc(top.name)}'s ${team ? "member with the most coins holds" : "player holds"} ${plural(top.coins, "coin")}, against ` +
-          `${others.map((r) => r.coins).join(", ")} (AM-7).`;
+        why = `First tie-break, coins: ${member(top, "coins")} ${plural(top.coins, "coin")}; ` +
+          others.map((r) => `${esc(r.name)} ${r.coins}`).join(", ") + " (AM-7).";
       } else {
-        why = `Tied on ${top.score} points and on coins (${top.coins}) with ${others.map((r) => esc(r.name)).join(" and ")}; ` +
-          `the second tie-break is goods: ${esc(top.name)}'s ${team ? "member with the most goods holds" : "player holds"} ` +
-          `${plural(top.goods, "good")}, against ${others.map((r) => r.goods).join(", ")} (AM-7).`;
+        why = `First tie-break, coins: tied at ${top.coins}. Second tie-break, goods: ` +
+          `${member(top, "goods")} ${plural(top.goods, "good")}; ` + others.map((r) => `${esc(r.name)} ${r.goods}`).join(", ") + " (AM-7).";
       }
     }
-    const king = COLOURS.map((c) => `${c} ×${obs.king[c] || 0}`).join(", ");
     let body = "";
     for (const r of rows) {
-      const win = r.share >= 1 ? "winner" + (r.team.length > 1 ? "s" : "") : r.share > 0 ? `shared (${+r.share.toFixed(2)})` : "";
-      const parts = [];
-      for (const seat of r.team) {
-        const g = goodsOf(obs.players[seat]);
-        parts.push(`<span class="am-dot" style="background:${seatColour(seat)}"></span>${esc(sideOf(seat))} ${esc(seatName(view, seat))}: ` +
-          COLOURS.map((c) => `${g[c]} ${c}`).join(", ") + `; ${plural(coinsOf(obs.players[seat]), "coin")}`);
-      }
-      const calc = COLOURS.filter((c) => obs.king[c]).map((c) => {
-        const best = Math.max(...r.team.map((s) => goodsOf(obs.players[s])[c]));
-        return `${best}·${obs.king[c]}`;
-      }).join(" + ");
-      body += `<tr${r.share > 0 ? ' class="am-win-row"' : ""}><td>${parts.join("<br>")}</td>` +
-        `<td class="num">${r.score}</td><td class="calc">${calc || "—"}</td><td class="num">${r.coins}</td><td class="num">${r.goods}</td><td>${win}</td></tr>`;
+      const held = r.team.map((s) => goodsOf(obs.players[s]));
+      const best = {};
+      COLOURS.forEach((c) => { best[c] = Math.max(...held.map((h) => h[c])); });
+      const win = r.share >= 1 ? (r.team.length > 1 ? "winners" : "winner") : r.share > 0 ? `shared (${+r.share.toFixed(2)})` : "";
+      const calc = COLOURS.filter((c) => obs.king[c] && best[c]).map((c) => `${best[c]}·${obs.king[c]}`).join(" + ");
+      const counted = {};   // equal partners: only the first one's goods are marked as counted
+      const members = r.team.map((seat, k) => {
+        const goods = COLOURS.filter((c) => held[k][c]).map((c) => {
+          const v = held[k][c];
+          if (v === best[c] && !counted[c]) { counted[c] = true; return `<strong>${c} ${v}</strong>`; }
+          return `<span class="am-faint">${c} ${v}</span>`;
+        });
+        return `<li><span class="am-dot" style="background:${seatColour(seat)}"></span>${esc(sideOf(seat))}: ` +
+          `${esc(seatName(view, seat))}<div class="am-goods">${goods.length ? goods.join(", ") : "no goods"}; ` +
+          `${plural(coinsOf(obs.players[seat]), "coin")}</div></li>`;
+      }).join("");
+      body += `<div class="am-side-block${r.share > 0 ? " am-win" : ""}"><div><strong>${esc(r.name)}: ${r.score}</strong>` +
+        (win ? ` <span class="am-badge">${win}</span>` : "") + `</div>` +
+        `<div class="am-calc">${calc ? esc(calc) + " = " + r.score : "no goods of a colour the king holds"}</div>` +
+        `<ul>${members}</ul></div>`;
     }
-    return `<div class="am-result"><p>${head}</p>${why ? `<p>${why}</p>` : ""}` +
-      `<table><thead><tr><th>${team ? "team" : "player"}</th><th>score</th><th>best goods · king's goods</th>` +
-      `<th>coins${team ? " (best member)" : ""}</th><th>goods${team ? " (best member)" : ""}</th><th></th></tr></thead><tbody>${body}</tbody></table>` +
-      `<p class="am-note">The king holds ${esc(king)}. For each colour a side scores the goods of its member ` +
-      `with the most of that colour times the king's goods of that colour; ties go to the side whose member ` +
-      `has the most coins, then the most goods, else the win is shared (AM-7).</p></div>`;
+    const king = COLOURS.map((c) => `${c} ${obs.king[c] || 0}`).join(", ");
+    return `<div class="am-result"><p>${head}</p>${why ? `<p>${why}</p>` : ""}${body}` +
+      `<p class="am-kingline"><strong>The king</strong> (points per good): ${esc(king)}.</p>` +
+      `<p class="am-note">Per colour, a side scores the goods of ${team ? "its partner with the most of that colour (bold)" : "that colour"} ` +
+      `times the king's goods of that colour. Ties go to the side whose ${team ? "partner" : "player"} has the most coins, ` +
+      `then the most goods; else the win is shared (AM-7).</p></div>`;
   }
 
   window.Tlatelolco.register("aztec_market", { draw, keys, result });

@@ -348,7 +348,7 @@
       let line = "";
       if (obs.terminal) {
         const paid = hcount * 10;
-        line = paid ? `incl. ${plural(hcount, "gem")} × 10 paid out` : "no gems left to pay out";
+        line = paid ? `incl. ${plural(hcount, "gem")} × 10` : "no gems to pay out";
         if (returns && returns[seat] === best && best > 0) {
           const won = el("g", { transform: `translate(${w - 24} 24)`, role: "img", "aria-label": returns[seat] >= 1 ? "winner" : "shared victory" }, g);
           crown(won, 13);
@@ -359,12 +359,13 @@
         const parts = [];
         if (t.bought.length) parts.push("bought " + t.bought.join(", "));
         if (t.sold.length) parts.push("sold " + t.sold.join(", "));
-        line = parts.length ? "this turn: " + parts.join("; ") : "this turn: nothing yet (a buy is due)";
+        line = parts.length ? parts.join("; ") : "no trade yet this turn";
       } else {
-        line = `worth ${p.grands + 10 * hcount} at the end if kept`;
+        line = hcount ? `with gems paid 10 each: ${p.grands + 10 * hcount}` : "";
       }
       const won = obs.terminal && returns && returns[seat] === best && best > 0;
-      txt(g, 16, h - 12, line, { class: moving ? "gb-turnline" : won ? "gb-winline" : "gb-tiny" });
+      const lt = txt(g, 16, h - 12, line, { class: moving ? "gb-turnline" : won ? "gb-winline" : "gb-tiny" });
+      if (line.length * 7.3 > w - 28) { lt.setAttribute("textLength", w - 28); lt.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
     });
     const rows = n <= perRow ? 1 : 2;
     return rows * h + (rows - 1) * gap;
@@ -392,6 +393,7 @@
 
   function statusLine(view, obs) {
     if (obs.terminal) return "Game over: every gem still held was paid 10 grands.";
+    if (view.status === "open") return "Waiting for players to take their seats.";
     if (obs.to_move < 0) return "A price card is being revealed…";
     const who = seatName(view, obs.to_move);
     if (isMyTurn(view)) {
@@ -458,13 +460,14 @@
       const held = GEMS.filter((g) => p.gems[g]).map((g) => gemWord(p.gems[g], g)).join(", ");
       const share = returns[s];
       const word = share >= 1 ? "winner" : share > 0 ? `shared win (${+share.toFixed(2)})` : "";
-      rows += `<tr${scores[s] === best ? ' class="gb-win-row"' : ""}><td>${rank}</td>` +
-        `<td><span class="gb-dot" style="background:${seatColour(s)}">${s}</span> ${esc(seatName(view, s))}</td>` +
-        `<td class="num">${scores[s]}</td>` +
-        `<td>${gems ? `${esc(held)}: +${gems * 10}` : "—"}</td><td>${word}</td></tr>`;
+      rows += `<tr${share > 0 ? ' class="gb-win-row"' : ""}><td>${rank}</td>` +
+        `<td><span class="gb-dot" style="background:${seatColour(s)}">${s}</span>${esc(seatName(view, s))}` +
+        (word ? ` <span class="gb-badge">${word}</span>` : "") +
+        `<div class="gb-sub">${gems ? `incl. ${esc(held)}: +${gems * 10}` : "no gems held at the end"}</div></td>` +
+        `<td class="num">${scores[s]}</td></tr>`;
     });
     return `<div class="gb-result"><p>${head}</p>` +
-      `<table><thead><tr><th>#</th><th>player</th><th>grands</th><th>gems paid out (10 each)</th><th></th></tr></thead>` +
+      `<table><thead><tr><th>#</th><th>player</th><th class="num">grands</th></tr></thead>` +
       `<tbody>${rows}</tbody></table>` +
       `<p class="gb-note">After the 27th price card every price is back at 10 and each gem still held ` +
       `was paid 10 grands (included above); the most grands wins (GB-5).</p></div>`;
