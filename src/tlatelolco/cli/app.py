@@ -107,24 +107,41 @@ def rate(value: Any, digits: int = 0) -> str:
 
 @app.command()
 def bench(
+    target: Annotated[str, typer.Argument(
+        help="engine: random games in this process; server: concurrent games played over "
+        "WebSockets against a real server.")] = "engine",
     game: Annotated[list[str] | None, typer.Option(
-        "--game", "-g", metavar="GAME", help="Game to measure; repeat as needed (default: all)."
+        "--game", "-g", metavar="GAME", help="Game to measure; repeat as needed (default: all; "
+        "server: grand_bazaar)."
     )] = None,
-    seconds: Annotated[float, typer.Option(help="Time spent on each game.")] = 2.0,
+    seconds: Annotated[float | None, typer.Option(
+        help="Time spent on each game (engine: 2 s; server: the whole run, 20 s).")] = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-n", help="Player count for every measured game (default: each game's "
-        "default).")] = None,
+        "default; server: 2).")] = None,
+    games: Annotated[int, typer.Option(
+        help="server: how many games are played at once.")] = 100,
+    moves: Annotated[int | None, typer.Option(
+        help="server: stop after this many moves instead of after --seconds.")] = None,
+    url: Annotated[str | None, typer.Option(
+        help="server: measure this running server instead of starting one.")] = None,
     json_path: Annotated[Path | None, typer.Option(
         "--json", metavar="PATH", help="Also write the measurements to this JSON file.")] = None,
 ) -> None:
-    """Measure how fast each engine plays random games."""
+    """Measure speed: engines playing random games, or the web server under load."""
+    if target not in ("engine", "server"):
+        fail(f"unknown benchmark {target!r}; allowed: engine, server")
     for name in game or []:
         try:
             game_class(name)
         except ValueError as err:
             fail(str(err))
-    if seconds <= 0:
+    if seconds is not None and seconds <= 0:
         fail(f"--seconds {seconds}: give a positive number of seconds")
+    if target == "server":
+        bench_server(game, seconds, players, games, moves, url, json_path)
+        return
+    seconds = 2.0 if seconds is None else seconds
     from tlatelolco import bench as engine_bench  # imported here: only this command needs it
 
     names = game or list_games()
@@ -154,6 +171,45 @@ def bench(
         except OSError as err:
             fail(f"cannot write {json_path}: {err}", FAILURE)
         Console().print(f"Measurements written to {json_path}", markup=False)
+
+
+def bench_server(game: list[str] | None, seconds: float | None, players: int | None,
+                 games: int, moves: int | None, url: str | None,
+                 json_path: Path | None) -> None:
+    """`tlatelolco bench server`: moves/s and move latency of N concurrent games."""
+    if games < 1 or (moves is not None and moves < 1):
+        fail("--games and --moves must be positive")
+    if game is not None and len(game) > 1:
+        fail("bench server measures one game at a time; give --game once")
+    name = game[0] if game else "grand_bazaar"
+    count = 2 if players is None else players
+    try:
+        load(name, num_players=count)
+    except ValueError as err:
+        fail(str(err))
+    from tlatelolco.web.benchmark import run_server_bench
+
+    console = Console()
+    console.print(f"Playing {games} concurrent {name} games ({count} players) over WebSockets"
+                  f"{' against ' + url if url else ''} ...", markup=False)
+    row = run_server_bench(games=games, game=name, players=count, moves=moves, url=url,
+                           seconds=seconds)
+    latency = row["latency_ms"]
+    table = Table(title="Server speed", title_justify="left")
+    for column in ("game", "games", "moves", "moves/s", "p50 ms", "p95 ms", "p99 ms",
+                   "errors", "lost"):
+        table.add_column(column, justify="left" if column == "game" else "right")
+    table.add_row(name, str(row["games"]), f"{row['moves']:,}", rate(row["moves_per_s"]),
+                  rate(latency["p50"], 1), rate(latency["p95"], 1), rate(latency["p99"], 1),
+                  str(row["errors"]), str(row["lost"]))
+    console.print(table)
+    if json_path is not None:
+        try:
+            json_path.write_text(json.dumps(row, indent=1) + "\n", encoding="utf-8")
+        except OSError as err:
+            fail(f"cannot write {json_path}: {err}", FAILURE)
+    if row["errors"] or row["lost"]:
+        raise typer.Exit(FAILURE)
 
 
 @app.command()
