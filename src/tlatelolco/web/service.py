@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from tlatelolco.bots import bot_names, make_bot
+from tlatelolco.bots import bot_names, make_bot, parse_spec
 from tlatelolco.contract import IllegalActionError
 from tlatelolco.records import make_record
 from tlatelolco.registry import game_class, list_games, load
@@ -171,7 +171,7 @@ class Service:
             make_bot(bot, game, seat)
         except ValueError as err:
             raise ApiError(422, "bad_seats", f"seat {seat}: {err}") from None
-        return SeatRow(seat, BOT, f"{bot} bot", bot=bot)
+        return SeatRow(seat, BOT, f"{parse_spec(bot)[0].capitalize()} bot {seat + 1}", bot=bot)
 
     def join(self, game_id: str, seat: int | None, name: str | None) -> tuple[Live, int, str,
                                                                              Change]:

@@ -34,7 +34,7 @@
   const AROUND_POINT = [[-1, 0, 2], [0, 0, 3], [-1, -1, 1], [0, -1, 0]];
   const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
 
-  // Which tiles were new in the previous view, to mark the latest placements (the
+  // The display as it was before its latest change, to mark the latest placements (the
   // observation does not say which tile was placed last).
   const memory = { gameId: null, version: -1, cells: null, prev: null };
 
@@ -256,7 +256,7 @@
 
     // Free cells: the placements' first key.
     const freeLayer = svg("g", { class: "ax-free-layer" }, s);
-    const sortedFree = [...free.entries()].sort((a, b) => a[1][1] - b[1][1] || a[1][0] - b[1][0]);
+    const sortedFree = [...free.entries()].sort((a, b) => b[1][1] - a[1][1] || a[1][0] - b[1][0]);
     for (const [k, [x, y]] of sortedFree) {
       const [px, py] = pos(x, y);
       const legal = legalCells.has(k);
@@ -308,13 +308,13 @@
     const box = html("section", "ax-panel ax-hand", side);
     const head = html("h3", "", box);
     if (!hand) {
+      if (obs.terminal) {
+        box.remove();
+        return;
+      }
       if (view.viewer === null || view.viewer === undefined) {
         head.textContent = "Hand tiles";
-        html("p", "ax-dim", box, "Each player's hand tile is private (AX-6): a spectator sees none. " +
-          "The score boards show who holds one.");
-      } else if (obs.terminal) {
-        head.textContent = "Your hand";
-        html("p", "ax-dim", box, "All tiles are played.");
+        html("p", "ax-dim", box, "Each player's hand tile is private (AX-6): a spectator sees none.");
       } else if (obs.phase === "start square" || obs.phase === "first hands") {
         head.textContent = "Your hand";
         html("p", "ax-dim", box, "Your first tile comes from your stack once the start square is laid.");
@@ -333,14 +333,17 @@
     const hasEmpty = hand.corners.includes(null);
     const hint = html("p", "ax-hint", box);
     if (mine) {
-      hint.textContent = "1. Pick a free cell on the display · 2. pick a rotation" +
-        (hasEmpty ? " · 3. name a colour for the empty corner" : "");
+      hint.textContent = "Pick a free cell, then a rotation" +
+        (hasEmpty ? ", then a colour for the empty corner" : "") +
+        ". Under each rotation: its points in the cell picked or pointed at" +
+        (hasEmpty ? " (◌: what the named colour adds)." : ".");
     } else {
-      hint.textContent = "Tile " + hand.tile + " in its four rotations (clockwise).";
+      hint.textContent = "Turned clockwise. Point at a free cell to see what each rotation " +
+        "would score there now" + (hasEmpty ? " (◌: what the named colour adds)." : ".");
     }
-    const W = 104, gap = 10, T = 84, top = 6;
-    const rowsH = 52;
-    const width = 4 * W + 3 * gap, height = top + T + 22 + rowsH;
+    // Sized for a column about 300 px wide, one unit to a pixel.
+    const W = 70, gap = 6, T = 56, top = 5, LINE = 14;
+    const width = 4 * W + 3 * gap, height = top + T + 18 + 3 * LINE + 4;
     const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "ax-rotations", role: "group",
       "aria-label": "your hand tile in its four rotations" }, box);
     // Cells whose scores are previewed: the legal ones on your turn, else every free cell
@@ -351,9 +354,9 @@
       const corners = turned(hand.corners, deg);
       const g = svg("g", { class: "ax-rot", "data-key": "rot:" + deg,
         "aria-label": `rotation ${deg} degrees clockwise: ${tileWords(corners)}` }, s);
-      svg("rect", { x, y: 0, width: W, height, rx: 10, class: "ax-rot-bg" }, g);
+      svg("rect", { x, y: 0, width: W, height, rx: 8, class: "ax-rot-bg" }, g);
       drawTile(g, x + (W - T) / 2, top, T, corners);
-      svgText(g, x + W / 2, top + T + 17, deg === 0 ? "0° as drawn" : deg + "°", { class: "ax-rot-label", "text-anchor": "middle" });
+      svgText(g, x + W / 2, top + T + 14, deg === 0 ? "0° drawn" : deg + "°", { class: "ax-rot-label", "text-anchor": "middle" });
       // What this rotation scores in each legal cell: shown by CSS for the picked (or
       // hovered) cell.
       const rows = svg("g", { class: "ax-pts-layer" }, g);
@@ -361,62 +364,78 @@
         const [cx, cy] = k.split(",").map(Number);
         const res = placementScore(ctx.cells, cx, cy, corners, ctx.myBoard);
         const pg = svg("g", { class: "ax-pts", "data-for": k }, rows);
-        pointsRow(pg, x + W / 2, top + T + 38, res, W - 6);
+        pointsRow(pg, x + W / 2, top + T + 18 + LINE, res, LINE);
       }
-      svgText(rows, x + W / 2, top + T + 38, mine ? "pick a cell" : previewCells.length ? "hover a cell" : "",
+      svgText(rows, x + W / 2, top + T + 18 + LINE, mine ? "pick a cell" : previewCells.length ? "point at a cell" : "",
         { class: "ax-pts-none", "text-anchor": "middle" });
     });
     if (hasEmpty) {
       const sw = html("div", "ax-swatches", box);
       html("div", "ax-swatch-title", sw, mine ? "Name a colour for the empty corner (it scores as that colour):"
         : "This tile has an empty corner: you name a colour for it when you place it.");
-      const ss = svg("svg", { viewBox: `0 0 ${5 * 84} 70`, class: "ax-swatch-svg", role: "group",
+      const SW = 58.4;
+      const ss = svg("svg", { viewBox: `0 0 ${5 * SW} 54`, class: "ax-swatch-svg", role: "group",
         "aria-label": "colours to name for the empty corner" }, sw);
       COLOURS.forEach((c, i) => {
         const g = svg("g", { class: "ax-swatch", "data-key": "empty:" + c,
           "aria-label": `name ${c} for the empty corner` }, ss);
-        svg("rect", { x: i * 84 + 2, y: 2, width: 80, height: 66, rx: 10, class: "ax-rot-bg" }, g);
-        token(g, c, i * 84 + 42, 27, 18);
-        svgText(g, i * 84 + 42, 61, c, { class: "ax-rot-label", "text-anchor": "middle" });
+        svg("rect", { x: i * SW + 1, y: 1, width: SW - 4, height: 52, rx: 8, class: "ax-rot-bg" }, g);
+        token(g, c, i * SW + SW / 2 - 1, 21, 14);
+        svgText(g, i * SW + SW / 2 - 1, 48, c, { class: "ax-rot-label", "text-anchor": "middle" });
       });
     }
   }
 
   /** "▲+2 ◆+1" chips, centred at (cx, y); AXIO! marks a colour reaching 12. */
-  function pointsRow(parent, cx, y, res, maxW) {
+  function pointsRow(parent, cx, y, res, LINE) {
     const chips = COLOURS.filter((c) => res.gain[c] > 0 || res.axio.includes(c));
     const parts = [];
-    for (const c of chips) parts.push({ c, text: "+" + res.gain[c], axio: res.axio.includes(c) });
-    const total = chips.reduce((n, c) => n + res.gain[c], 0);
-    const chipW = 34;
+    for (const c of chips) {
+      const axio = res.axio.includes(c);
+      parts.push({ c, n: res.gain[c], text: "+" + res.gain[c] + (axio ? "★" : ""), axio });
+    }
+    let line = 0;
     if (!parts.length) {
       svgText(parent, cx, y, "+0", { class: "ax-pts-zero", "text-anchor": "middle" });
+      line = 1;
     } else {
-      const w = parts.length * chipW;
-      let x = cx - Math.min(w, maxW) / 2;
-      const step = Math.min(chipW, maxW / parts.length);
-      for (const p of parts) {
-        token(parent, p.c, x + 8, y - 5, 8);
-        svgText(parent, x + 17, y, p.text, { class: "ax-pts-num" + (p.axio ? " ax-axio" : "") });
-        x += step;
+      // Two chips on a line.
+      const perLine = 2;
+      for (let i = 0; i < parts.length; i += perLine) {
+        const row = parts.slice(i, i + perLine);
+        const widths = row.map((p) => 31 + (p.axio ? 7 : 0));
+        let x = cx - widths.reduce((a, b) => a + b, 0) / 2;
+        row.forEach((p, j) => {
+          token(parent, p.c, x + 7, y + line * LINE - 4, 6);
+          svgText(parent, x + 14, y + line * LINE, p.text, { class: "ax-pts-num" + (p.axio ? " ax-axio" : "") });
+          x += widths[j];
+        });
+        line += 1;
       }
     }
-    const total2 = res.empty ? COLOURS.map((c) => ({ c, n: res.empty[c].extra, axio: res.empty[c].axio }))
+    const named = res.empty ? COLOURS.map((c) => ({ c, n: res.empty[c].extra, axio: res.empty[c].axio }))
       .filter((e) => e.n > 0) : [];
     if (res.empty) {
-      const t = svgText(parent, cx, y + 17, total2.length ? "empty:" : "empty: +0",
+      const t = svgText(parent, cx, y + line * LINE, named.length ? "◌" : "◌ +0",
         { class: "ax-pts-empty", "text-anchor": "middle" });
-      for (const e of total2) {
+      let chars = 1;
+      for (const e of named) {
         const g = svg("tspan", { fill: INK[e.c], "font-weight": 700 }, t);
-        g.textContent = " " + GLYPH[e.c] + "+" + e.n;
+        g.textContent = "\u2009" + GLYPH[e.c] + "+" + e.n + (e.axio ? "★" : "");
+        chars += g.textContent.length;
+      }
+      if (chars * 6.2 > 66) { // three colours to name: squeeze the line into the card
+        t.setAttribute("textLength", "66");
+        t.setAttribute("lengthAdjust", "spacingAndGlyphs");
       }
       const title = svg("title", {}, t);
-      title.textContent = total2.length ? "naming a colour for the empty corner adds: " +
-        total2.map((e) => e.c + " +" + e.n).join(", ") : "the empty corner's circle has no colour to match";
+      title.textContent = named.length ? "naming a colour for the empty corner adds: " +
+        named.map((e) => e.c + " +" + e.n + (e.axio ? " (reaches 12: AXIO!)" : "")).join(", ")
+        : "the empty corner's circle has no colour to match";
     }
     const title = svg("title", {}, parent);
-    title.textContent = "scores " + (parts.length ? parts.map((p) => p.c + " +" + p.text.slice(1) +
-      (p.axio ? " (reaches 12: AXIO!)" : "")).join(", ") : "nothing") + (total ? "" : "");
+    title.textContent = "scores " + (parts.length ? parts.map((p) => p.c + " +" + p.n +
+      (p.axio ? " (reaches 12: AXIO!)" : "")).join(", ") : "nothing");
   }
 
   /** The CSS rules that show a picked (or hovered) cell's points under each rotation. */
@@ -457,15 +476,19 @@
         }
       } else {
         const holding = (obs.holding || [])[seat];
-        html("span", "ax-chip" + (holding ? "" : " ax-off"), chips, holding ? "holds a tile" : "no tile");
+        if (!holding && (obs.stacks || [])[seat] === 0 && seat !== obs.turn_of) {
+          html("span", "ax-chip ax-off", chips, "all placed");
+        }
       }
       const stack = (obs.stacks || [])[seat];
       const placed = (obs.placed_from_stack || [])[seat];
-      html("span", "ax-chip", chips, `stack ${stack}`).title =
-        `${plural(stack, "tile")} face down in the stack; ${placed}/${STACK} stack tiles placed`;
+      if (!obs.terminal) {
+        html("span", "ax-chip", chips, `stack ${stack}`).title =
+          `${plural(stack, "tile")} face down in the stack; ${placed}/${STACK} stack tiles placed`;
+      }
       const lowChip = html("span", "ax-chip ax-low", chips, "lowest " + low);
       lowChip.title = "the result is the lowest colour (AX-5)";
-      const RH = 18, rows = COLOURS.length;
+      const RH = 20, rows = COLOURS.length;
       const s = svg("svg", { viewBox: `0 0 372 ${rows * RH + 2}`, class: "ax-tracks", role: "img",
         "aria-label": `${seatName(view, seat)}: ` + COLOURS.map((c, i) => `${c} ${vals[i]}`).join(", ") +
           `; lowest ${low}` }, b);
@@ -490,15 +513,15 @@
     });
   }
 
-  function drawSupply(side, view) {
+  function drawSupply(parent, view) {
     const obs = view.observation;
-    const box = html("section", "ax-panel ax-supply", side);
-    const s = svg("svg", { viewBox: "0 0 60 44", class: "ax-supply-icon", "aria-hidden": "true" }, box);
-    for (let i = 3; i >= 0; i--) tileBack(s, 8 + i * 3, 4 + i * 3, 30);
+    const box = html("div", "ax-supply", parent);
+    const s = svg("svg", { viewBox: "0 0 44 40", class: "ax-supply-icon", "aria-hidden": "true" }, box);
+    for (let i = 3; i >= 0; i--) tileBack(s, 4 + i * 3, 2 + i * 3, 26);
     const t = html("div", "ax-supply-text", box);
     html("strong", "", t, `General supply: ${plural(obs.supply, "tile")} face down`);
-    html("div", "ax-dim", t, obs.supply ? "An AXIO! extra turn draws from here." :
-      "Empty: no more extra turns.");
+    t.appendChild(document.createTextNode(obs.supply ? " · AXIO! extra turns draw from it"
+      : " · empty: no more extra turns"));
   }
 
   function drawLegend(parent) {
@@ -518,48 +541,53 @@
       "corner scores as the colour its player names.");
   }
 
-  function statusLine(side, view, ctx) {
+  /** What the shell's turn line cannot say: AXIO! extra turns, the start square, draws. */
+  function statusLine(parent, view) {
     const obs = view.observation;
-    const box = html("div", "ax-status", side);
     const mover = obs.to_move;
     const pending = Number(obs.extra_turns_pending || 0);
+    const me = (seat) => seat === view.viewer;
     let main = "", sub = "";
-    if (obs.terminal || view.status === "finished") {
-      main = "Game over";
-      sub = "The highest lowest colour wins.";
-    } else if (mover >= 0) {
-      const who = mover === view.viewer ? "Your turn" : seatName(view, mover) + " to place a tile";
-      main = who + (obs.extra_turn ? ": AXIO! extra turn" : "");
-      if (obs.extra_turn) sub = "The tile comes from the general supply.";
-      if (mover === view.viewer && !ctx.legal.length) sub += " (waiting for the server)";
-    } else if ((obs.display || []).length < 4) {
+    if (obs.terminal || view.status === "finished") return;
+    if (mover >= 0 && obs.extra_turn) {
+      main = me(mover) ? "AXIO! Your extra turn" : `AXIO! Extra turn for ${seatName(view, mover)}`;
+      sub = "The tile comes from the general supply; the own stack is drawn from afterwards.";
+    } else if (mover < 0 && (obs.display || []).length < 4) {
       main = `Laying out the start square (${(obs.display || []).length} of 4 tiles)`;
-    } else {
-      main = "A tile is drawn for " + seatName(view, obs.turn_of);
+    } else if (mover < 0 && obs.phase === "extra draw") {
+      main = `AXIO! A tile is drawn from the general supply for ${me(obs.turn_of) ? "you" : seatName(view, obs.turn_of)}`;
+    } else if (mover < 0) {
+      main = `A tile is drawn for ${me(obs.turn_of) ? "you" : seatName(view, obs.turn_of)}`;
     }
-    if (pending && !obs.terminal) {
-      sub += (sub ? " " : "") + `${seatName(view, obs.turn_of)}: ${plural(pending, "more extra turn")} to come.`;
+    if (pending) {
+      sub += (sub ? " " : "") + `${me(obs.turn_of) ? "You have" : seatName(view, obs.turn_of) + " has"} ` +
+        `${plural(pending, "more extra turn")} to come.`;
     }
-    html("div", "ax-status-main" + (mover === view.viewer && mover >= 0 ? " ax-yours" : ""), box, main);
+    if (!main && !sub) return;
+    const box = html("div", "ax-status" + (obs.extra_turn || pending ? " ax-axio-note" : ""), parent);
+    if (main) html("div", "ax-status-main", box, main);
     if (sub) html("div", "ax-dim", box, sub);
   }
 
   // --- draw -------------------------------------------------------------------------------
 
+  /** The tiles placed since the display last changed (kept across redraws and draws). */
   function freshCells(view, cells) {
     const id = view.game_id || "";
     const version = Number(view.version || 0);
-    let prev = null;
-    if (memory.gameId === id && memory.version === version) prev = memory.prev;
-    else if (memory.gameId === id && memory.version < version) prev = memory.cells;
-    if (!(memory.gameId === id && memory.version === version)) {
-      memory.prev = prev;
-      memory.cells = new Set(cells.keys());
-      memory.gameId = id;
-      memory.version = version;
+    const now = new Set(cells.keys());
+    if (memory.gameId !== id || version < memory.version || !memory.cells) {
+      memory.cells = now;
+      memory.prev = null;
+    } else if (now.size !== memory.cells.size) { // the display only grows
+      memory.prev = memory.cells;
+      memory.cells = now;
     }
+    memory.gameId = id;
+    memory.version = version;
     const fresh = new Set();
-    if (prev && prev.size >= 4) for (const k of cells.keys()) if (!prev.has(k)) fresh.add(k);
+    const prev = memory.prev;
+    if (prev && prev.size >= 4) for (const k of now) if (!prev.has(k)) fresh.add(k);
     return fresh;
   }
 
@@ -576,7 +604,7 @@
     const viewerSeat = typeof view.viewer === "number" ? view.viewer : null;
     const ctx = {
       cells, legal, legalCells,
-      free: freeCells(cells),
+      free: obs.terminal ? new Map() : freeCells(cells),
       hand: obs.hand || null,
       fresh: freshCells(view, cells),
       myTurn: viewerSeat !== null && obs.to_move === viewerSeat && legal.length > 0,
@@ -587,15 +615,15 @@
     for (const k of legalCells) if (!ctx.free.has(k)) ctx.free.set(k, k.split(",").map(Number));
     const main = html("div", "ax-main", wrap);
     const side = html("div", "ax-side", wrap);
+    statusLine(main, view);
     drawDisplay(main, view, ctx);
     const foot = html("div", "ax-foot ax-dim", main);
     foot.textContent = `x grows East (right), y grows North (up) · ${plural(cells.size, "tile")} on the display` +
-      (ctx.fresh.size ? " · gold ring: placed since the last update" : "");
-    statusLine(side, view, ctx);
+      (ctx.fresh.size ? ` · gold ring: the ${ctx.fresh.size === 1 ? "newest tile" : "newest tiles"}` : "");
+    drawSupply(main, view);
+    drawLegend(main);
     drawHand(side, view, ctx);
     drawBoards(side, view, ctx);
-    drawSupply(side, view);
-    drawLegend(main);
     if (ctx.hand) previewStyle(wrap, ctx.myTurn ? legalCells : ctx.free.keys());
   }
 
@@ -668,20 +696,22 @@
         lines.push(`<p>No tie-break was needed: the next best lowest colour was ${runner}.</p>`);
       }
     }
-    // The table: each seat's tracks, the lowest marked.
+    // The table: each seat's tracks, the lowest marked (narrow: it sits in the side panel).
     let table = "<table class=\"axio-result-table\"><thead><tr><th>player</th>" +
-      COLOURS.map((c) => `<th style="color:${INK[c]}">${GLYPH[c]} ${c}</th>`).join("") +
-      "<th>from low to high</th><th>result</th></tr></thead><tbody>";
+      COLOURS.map((c) => `<th style="color:${INK[c]}" title="${c}" aria-label="${c}">${GLYPH[c]}</th>`).join("") +
+      "<th>result</th></tr></thead><tbody>";
     boards.forEach((vals, s) => {
       const low = Math.min(...vals);
-      table += `<tr><td>${esc(seatName(view, s))}</td>` +
-        vals.map((v) => `<td class="${v === low ? "ax-r-low" : ""}">${v === low ? "<strong>" + v + "</strong>" : v}${v === TRACK_TOP ? "★" : ""}</td>`).join("") +
-        `<td>${sorted[s].join(", ")}</td><td>${n === 1 ? "lowest " + low : returns[s] === 1 ? "wins" : returns[s] > 0 ? "shares the win" : "–"}</td></tr>`;
+      const outcome = n === 1 ? "" : returns[s] === 1 ? "wins" : returns[s] > 0 ? "shares" : "";
+      table += `<tr title="from low to high: ${sorted[s].join(", ")}"><td>${esc(seatName(view, s))}</td>` +
+        vals.map((v, i) => `<td class="${v === low ? "ax-r-low" : ""}" aria-label="${COLOURS[i]} ${v}">` +
+          `${v === low ? "<strong>" + v + "</strong>" : v}${v === TRACK_TOP ? "★" : ""}</td>`).join("") +
+        `<td><strong>${low}</strong>${outcome ? " " + outcome : ""}</td></tr>`;
     });
     table += "</tbody></table>";
     return "<div class=\"axio-result\">" + lines.join("") + table +
-      "<p class=\"ax-dim\">Each player's result is their lowest colour; ties compare the next-lowest, up to all five " +
-      "(★ = reached 12, AXIO!).</p></div>";
+      "<p class=\"ax-dim\">A player's result is their lowest colour (shaded); ties compare the next-lowest, " +
+      "up to all five. ★: the track reached 12 (AXIO!).</p></div>";
   }
 
   window.Tlatelolco.register("axio", { draw, keys, result });
