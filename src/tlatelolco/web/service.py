@@ -24,6 +24,7 @@ from tlatelolco.web.live import Live, Step, apply_step, build_live, resolve_chan
 from tlatelolco.web.store import GameRow, SeatRow, Store
 
 OPEN, HUMAN, BOT = "open", "human", "bot"
+# Seats are numbered from 0 everywhere (engine, terminal, board pieces), so default names are too.
 NAME_MAX = 40
 
 
@@ -136,7 +137,7 @@ class Service:
         if len(specs) != n:
             raise ApiError(422, "bad_seats", f"{loaded.info.title} with these options has {n} "
                            f"seats but {len(specs)} seat choices were given")
-        owner = clean_name(name, "Player 1")
+        owner = clean_name(name, "Player")
         rows, tokens = [], {}
         for seat, spec in enumerate(specs):
             rows.append(self._seat_from_spec(loaded, seat, spec, owner))
@@ -159,7 +160,7 @@ class Service:
             raise ApiError(422, "bad_seats", f"seat {seat}: a seat is 'open', 'taken' or "
                            "'bot:NAME'")
         if spec == "open":
-            return SeatRow(seat, OPEN, f"Seat {seat + 1}")
+            return SeatRow(seat, OPEN, f"Open seat {seat}")
         if spec in ("taken", "me"):
             return SeatRow(seat, HUMAN, owner)
         kind, _, bot = spec.partition(":")
@@ -171,7 +172,7 @@ class Service:
             make_bot(bot, game, seat)
         except ValueError as err:
             raise ApiError(422, "bad_seats", f"seat {seat}: {err}") from None
-        return SeatRow(seat, BOT, f"{parse_spec(bot)[0].capitalize()} bot {seat + 1}", bot=bot)
+        return SeatRow(seat, BOT, f"{parse_spec(bot)[0].capitalize()} bot {seat}", bot=bot)
 
     def join(self, game_id: str, seat: int | None, name: str | None) -> tuple[Live, int, str,
                                                                              Change]:
@@ -192,7 +193,7 @@ class Service:
                 raise ApiError(409, "seat_taken", f"seat {seat} is not open; open seats: "
                                f"{', '.join(map(str, open_seats)) or 'none'}")
             token = new_token()
-            taken = SeatRow(seat, HUMAN, clean_name(name, f"Player {seat + 1}"),
+            taken = SeatRow(seat, HUMAN, clean_name(name, f"Player {seat}"),
                             token_hash=token_hash(token))
             return live, seat, token, self._change_seat(live, taken)
 
@@ -205,7 +206,7 @@ class Service:
             if current.kind == HUMAN and name is None:
                 return live, seat, None
             taken = SeatRow(seat, HUMAN, clean_name(name, current.name if current.kind == HUMAN
-                                                   else f"Player {seat + 1}"),
+                                                   else f"Player {seat}"),
                             token_hash=current.token_hash)
             return live, seat, self._change_seat(live, taken)
 
@@ -214,7 +215,7 @@ class Service:
         with live.lock:
             if live.row.status == "finished":
                 raise ApiError(409, "finished", "this game is over; there is nothing to leave")
-            return live, self._change_seat(live, SeatRow(seat, OPEN, f"Seat {seat + 1}"))
+            return live, self._change_seat(live, SeatRow(seat, OPEN, f"Open seat {seat}"))
 
     def _change_seat(self, live: Live, seat: SeatRow) -> Change:
         seats = list(live.row.seats)

@@ -54,7 +54,7 @@
     box.querySelectorAll("label").forEach((l) => l.remove());
     for (let s = 0; s < n; s++) {
       const label = document.createElement("label");
-      label.textContent = `Seat ${s + 1} `;
+      label.textContent = `Seat ${s} `;
       const select = document.createElement("select");
       select.dataset.seat = s;
       const choices = [["taken", "you"], ["open", "open (invite link)"],
@@ -94,8 +94,8 @@
     const box = $("created");
     let html = `<h3>Game ${escape(game.id)} created</h3>`;
     for (const seat of game.seats) {
-      if (seat.url) html += `<p>Seat ${seat.seat + 1} (you): <a class="button" href="${escape(seat.url)}">Play</a></p>`;
-      if (seat.invite_url) html += `<label>Invite link for seat ${seat.seat + 1} (send it to a friend)<input readonly value="${escape(seat.invite_url)}" onclick="this.select()"></label>`;
+      if (seat.url) html += `<p>Seat ${seat.seat} (you): <a class="button" href="${escape(seat.url)}">Play</a></p>`;
+      if (seat.invite_url) html += `<label>Invite link for seat ${seat.seat} (send it to a friend)<input readonly value="${escape(seat.invite_url)}" onclick="this.select()"></label>`;
     }
     html += `<label>Spectator link<input readonly value="${escape(game.spectator_url)}" onclick="this.select()"></label>`;
     box.innerHTML = html;

@@ -9,7 +9,7 @@ window.Tlatelolco = {
   },
   seatName(view, seat) {
     const player = (view.players || [])[seat];
-    const name = player ? player.name : `Seat ${seat + 1}`;
+    const name = player ? player.name : `Seat ${seat}`;
     return seat === view.viewer ? `${name} (you)` : name;
   },
 };

@@ -3,9 +3,11 @@
  * The island: 23 x 16 squares named by column letter (A..W, west to east) and row number
  * (1..16, north to south), the lake around it, canals, bridges along their axis, buildings
  * (owner + levels), calpulli tiles, founded districts (green), starting squares and each seat's
- * Mexica. Under the island an action bar: the tools, your buildings by levels, this part's
- * calpulli tiles and the two bridge axes. Beside it a panel: turn, AP and tokens, seats and
- * scores, districts and their standings, tiles, supplies, scorings.
+ * Mexica. Above the island a status strip (whose turn, AP left, tokens held and taken); under
+ * it an action bar: the tools, the mover's buildings by levels, this part's calpulli tiles and
+ * the two bridge axes. Then HTML panels (beside the island when the board column is wide, under
+ * it otherwise): turn notes, seats and scores, districts and their standings, tiles, supplies,
+ * scorings, a legend.
  *
  * Pick paths (data-key values, clicked in order):
  *   walk / boat            -> [square]                        the square your Mexica goes to
@@ -31,6 +33,7 @@
   const S = 40;                 // one square
   const MX = 30, MY = 28;       // margins for the coordinates
   const BOARD_W = MX * 2 + W * S, BOARD_H = MY * 2 + H * S;
+  const TOP = 46;               // the status strip above the island
   const BAR_Y = BOARD_H + 6;
   const BAR_H = 140;
   const VIEW_H = BAR_Y + BAR_H;
@@ -238,7 +241,6 @@
   function drawIsland(svg, view, b, uid) {
     const obs = view.observation;
     const mover = obs.phase === "playing" ? obs.turn_of : (view.to_move >= 0 ? view.to_move : -1);
-    el("rect", { x: 0, y: 0, width: BOARD_W, height: obs.terminal ? BOARD_H + 6 : VIEW_H, fill: "#f6efdc", rx: 10 }, svg);
     el("rect", { x: MX - 6, y: MY - 6, width: W * S + 12, height: H * S + 12, rx: 8, fill: "#7a5b2e" }, svg);
     el("rect", { x: MX, y: MY, width: W * S, height: H * S, fill: `url(#mx-lake-${uid})` }, svg);
 
@@ -308,13 +310,13 @@
     });
 
     const pieces = el("g", { class: "mx-pieces" }, svg);
-    b.tiles.forEach((size, sq) => {
-      const [c, r] = parse(sq);
-      tileShape(pieces, size, S - 6, { transform: `translate(${px(c) + S / 2},${py(r) + S / 2})` });
-    });
     b.bridges.forEach((axis, sq) => {
       const [c, r] = parse(sq);
       bridgeShape(pieces, axis, S * 1.5, S * 0.56, { transform: `translate(${px(c) + S / 2},${py(r) + S / 2})` });
+    });
+    b.tiles.forEach((size, sq) => {
+      const [c, r] = parse(sq);
+      tileShape(pieces, size, S - 6, { transform: `translate(${px(c) + S / 2},${py(r) + S / 2})` });
     });
     b.buildings.forEach((bl, sq) => {
       const [c, r] = parse(sq);
@@ -377,6 +379,57 @@
     return parts.join(", ");
   }
 
+  // ---- the status strip: whose turn, AP and tokens ------------------------------------------------
+  function clip(text, n) { return text.length > n ? text.slice(0, n - 1) + "…" : text; }
+
+  function drawStatus(svg, view) {
+    const obs = view.observation;
+    const g = el("g", { class: "mx-status", role: "status", "aria-label": statusText(view) }, svg);
+    el("rect", { x: MX - 6, y: 6, width: W * S + 12, height: TOP - 10, rx: 8, fill: "#fff8e2", stroke: "#d9b65a", "stroke-width": 1.2 }, g);
+    const y = TOP / 2 + 8;
+    const phase = obs.phase;
+    if (obs.terminal || phase !== "playing") {
+      if (phase === "placing the Mexica" && view.to_move >= 0) {
+        mexicaShape(g, view.to_move, 26, { transform: `translate(${MX + 14},${TOP / 2 + 2})` });
+        txt(g, MX + 32, y, clip(`${seatName(view, view.to_move)} places the Mexica on a starting square`, 80), { class: "mx-status-text" });
+      } else {
+        txt(g, MX + 8, y, clip(statusText(view), 110), { class: "mx-status-text" });
+      }
+      return;
+    }
+    const seat = obs.turn_of;
+    txt(g, MX + 8, y, `Part ${obs.part} · round ${obs.round}`, { class: "mx-status-head" });
+    mexicaShape(g, seat, 26, { transform: `translate(${MX + 168},${TOP / 2 + 2})` });
+    const who = txt(g, MX + 184, y, clip(seatName(view, seat), 24), { class: "mx-status-text", fill: seatDark(seat) });
+    const tail = el("tspan", { class: "mx-status-plain" }, who);
+    tail.textContent = obs.first_turn ? " to move · first turn" : " to move";
+    // AP dots, tokens held and taken, on the right
+    const right = MX + W * S - 6;
+    const held = (obs.tokens || [])[seat] || 0;
+    txt(g, right, y, `taken ${obs.tokens_taken}/${TOKENS_PER_TURN}`, { class: "mx-status-small", "text-anchor": "end" });
+    const tokX = right - 122;
+    tokenShape(g, 9, { transform: `translate(${tokX},${TOP / 2 + 3})` });
+    txt(g, tokX + 13, y, `×${held}`, { class: "mx-status-text" });
+    const apX = tokX - 40 - AP_PER_TURN * 18;
+    txt(g, apX - 10, y, `${obs.ap} AP`, { class: "mx-status-head", "text-anchor": "end" });
+    for (let i = 0; i < AP_PER_TURN; i++) {
+      el("circle", { cx: apX + 8 + i * 18, cy: TOP / 2 + 3, r: 6.5, fill: i < obs.ap ? "#e0a000" : "#efe6cf", stroke: i < obs.ap ? "#8a6410" : "#c9b98c", "stroke-width": 1.3 }, g);
+    }
+  }
+
+  function statusText(view) {
+    const obs = view.observation;
+    if (obs.terminal) return "Game over: " + resultLine(view, true);
+    if (obs.phase === "drawing calpulli tiles") {
+      return `Set-up: drawing the part-1 calpulli tiles (${((obs.tiles || {}).available || []).length} of ${PART_ONE_TILES})`;
+    }
+    if (obs.phase === "placing the Mexica") return `Set-up: ${seatName(view, view.to_move)} places the Mexica on a starting square`;
+    const seat = obs.turn_of;
+    return `Part ${obs.part}, round ${obs.round}: ${seatName(view, seat)} to move, ${plural(obs.ap, "AP")} left, ` +
+      `${plural((obs.tokens || [])[seat] || 0, "action token")} held, ${obs.tokens_taken} of ${TOKENS_PER_TURN} taken this turn` +
+      (obs.first_turn ? ", first turn: no blocking a rival Mexica" : "");
+  }
+
   // ---- the action bar ---------------------------------------------------------------------------
   function button(parent, x, y, w, h, key, label, attrs) {
     const g = el("g", Object.assign({ class: "mx-btn", transform: `translate(${x},${y})`, "data-key": key, "aria-label": label }, attrs || {}), parent);
@@ -384,9 +437,9 @@
     return g;
   }
 
-  function drawBar(svg, view, b) {
+  function drawBar(svg, view) {
     const obs = view.observation;
-    const bar = el("g", { class: "mx-bar", transform: `translate(0,${BAR_Y})` }, svg);
+    const bar = el("g", { class: "mx-bar", transform: `translate(0,${TOP + BAR_Y})` }, svg);
     const playing = obs.phase === "playing";
     const mover = playing ? obs.turn_of : (view.to_move >= 0 ? view.to_move : (view.viewer != null ? view.viewer : 0));
     const supply = obs.supply || {};
@@ -432,7 +485,7 @@
     const left = ((obs.buildings_left || [])[mover]) || [0, 0, 0, 0];
     let x = MX;
     txt(bar, x, row2 + 14, "Build", { class: "mx-bar-title" });
-    txt(bar, x, row2 + 30, mover >= 0 ? `seat ${mover}'s` : "", { class: "mx-bar-hint" });
+    txt(bar, x, row2 + 30, mover === view.viewer ? "your" : `seat ${mover}'s`, { class: "mx-bar-hint" });
     txt(bar, x, row2 + 44, "supply", { class: "mx-bar-hint" });
     x += 50;
     for (let lv = 1; lv <= 4; lv++) {
@@ -489,10 +542,9 @@
     return [...sizes].sort((a, b) => a - b).map((s) => tileHtml(s, (cls || "") + (highlight && highlight.has(s) ? " mx-tile-match" : ""))).join("");
   }
 
-  function turnHtml(view, b) {
+  function turnHtml(view) {
     const obs = view.observation;
     const phase = obs.phase;
-    const n = (obs.mexica || []).length;
     let head = `Part ${obs.part} · round ${obs.round}`;
     if (phase === "drawing calpulli tiles" || phase === "placing the Mexica") head = "Set-up";
     if (obs.terminal) head = "Game over";
@@ -509,24 +561,23 @@
     } else {
       const seat = obs.turn_of;
       const held = (obs.tokens || [])[seat] || 0;
-      body = `<div class="mx-turn-line">${chip(seat)} <b>${esc(seatName(view, seat))}</b> to move</div>` +
-        `<div class="mx-ap-line"><span class="mx-ap-num">${obs.ap}</span> AP left of ${AP_PER_TURN}` +
-        (held ? ` <span class="mx-plus">+${plural(held, "token")} held</span>` : "") +
-        `<span class="mx-dim"> · tokens taken ${obs.tokens_taken} of ${TOKENS_PER_TURN}</span></div>`;
+      body = `<div class="mx-turn-line">${chip(seat)} <b>${esc(seatName(view, seat))}</b> to move: ` +
+        `<span class="mx-ap-num">${obs.ap}</span> AP left` + (held ? ` <span class="mx-plus">+${plural(held, "token")}</span>` : "") + `</div>`;
+      if (obs.idle_round && seat !== 0) {
+        body += `<div class="mx-note">Nobody has spent an AP this round yet: if nobody does, part ${obs.part} ends with this round.</div>`;
+      }
       if (obs.first_turn) body += `<div class="mx-warn">First turn: you may not leave a rival Mexica with nowhere to step.</div>`;
       if (seat === view.viewer && (view.legal || []).length) {
         body += `<div class="mx-hint">Walk: click a highlighted square next to your Mexica (from a bridge: another bridge by boat). ` +
           `Build: a building of your supply, then a square. Found: a tile, then a square. Canals and bridges: the tool, then the square(s).</div>`;
       }
     }
-    void n;
     return `<section class="mx-box mx-turn"><h3>${head}</h3>${body}</section>`;
   }
 
   function seatsHtml(view, b) {
     const obs = view.observation;
     const n = (obs.mexica || []).length;
-    const terrain = b.terrain;
     const onStart = (sq) => { if (!sq) return false; const [c, r] = parse(sq); return b.t(c, r) === "S"; };
     const left = obs.buildings_left || [], reserve = obs.buildings_part_two || [];
     const mover = obs.terminal ? -1 : (obs.phase === "playing" ? obs.turn_of : view.to_move);
@@ -534,7 +585,7 @@
     for (let s = 0; s < n; s++) {
       const sq = obs.mexica[s];
       const l = left[s] || [0, 0, 0, 0];
-      const built = b.areas.length >= 0 ? [...b.buildings.values()].filter((x) => x.owner === s).reduce((a, x) => a + x.levels, 0) : 0;
+      const built = [...b.buildings.values()].filter((x) => x.owner === s).reduce((a, x) => a + x.levels, 0);
       const res = reserve[s] || [0, 0, 0, 0];
       rows.push(`<tr class="${s === mover ? "mx-mover" : ""}">` +
         `<td>${s === mover ? "▶" : ""}</td>` +
@@ -542,14 +593,12 @@
         `<td class="mx-num"><b>${(obs.scores || [])[s] ?? 0}</b></td>` +
         `<td class="mx-num">${(obs.tokens || [])[s] ?? 0}</td>` +
         `<td>${sq ? esc(sq) + (onStart(sq) ? ' <span class="mx-star" title="on a starting square: +5 at a scoring">★</span>' : "") : '<span class="mx-none">—</span>'}</td>` +
-        `<td class="mx-left" title="buildings left by levels 1/2/3/4${sum(res) ? "; part 2 adds " + res.join("/") : ""}">${l.join("/")}</td>` +
-        `<td class="mx-num">${built}</td></tr>`);
+        `<td class="mx-left" title="buildings left by levels 1/2/3/4${sum(res) ? "; part 2 adds " + res.join("/") : ""}; ${built} levels built">${l.join("/")}</td></tr>`);
     }
-    void terrain;
     return `<section class="mx-box"><h3>Seats</h3><table class="mx-table mx-seats">` +
-      `<thead><tr><th></th><th>seat</th><th title="points">pts</th><th title="action tokens held">tok</th><th title="where the Mexica stands">Mexica</th><th title="buildings left by levels 1/2/3/4 (+ part 2's)">left 1/2/3/4</th><th title="levels built on the island">lvls</th></tr></thead>` +
+      `<thead><tr><th></th><th>seat</th><th title="points">pts</th><th title="action tokens held">tok</th><th title="where the Mexica stands">at</th><th title="buildings left by levels 1/2/3/4">left</th></tr></thead>` +
       `<tbody>${rows.join("")}</tbody></table>` +
-      `<div class="mx-note">★ on a starting square: +${START_BONUS} at each scoring.${reserveNote(view)}</div></section>`;
+      `<div class="mx-note">tok: action tokens held · at: where the Mexica stands (★ a starting square: +${START_BONUS} at each scoring) · left: buildings by levels 1/2/3/4.${reserveNote(view)}</div></section>`;
   }
 
   function reserveNote(view) {
@@ -595,11 +644,10 @@
     return html + `</section>`;
   }
 
-  function tilesPanelHtml(view) {
+  function tilesPanelHtml(view, b) {
     const obs = view.observation;
     const t = obs.tiles || {};
     const drawing = obs.phase === "drawing calpulli tiles";
-    const b = readBoard(obs);
     const unfounded = new Set(b.areas.filter((a) => !a.tile).map((a) => a.size));
     let html = `<section class="mx-box"><h3>Calpulli tiles</h3>`;
     html += `<div class="mx-row"><span class="mx-k">${drawing ? "drawn" : "part " + obs.part}</span>${tilesHtml(t.available, "", unfounded)}</div>`;
@@ -654,38 +702,41 @@
     return { scores, returns, tokens, n, winners, top, tiedTop };
   }
 
-  function resultLine(view) {
+  function resultLine(view, plain) {
     const o = outcome(view);
-    const names = (seats) => seats.map((s) => `${chip(s)} <b>${esc(seatName(view, s))}</b>`).join(" and ");
+    const names = (seats) => seats.map((s) => (plain ? seatName(view, s) : `${chip(s)} <b>${esc(seatName(view, s))}</b>`)).join(" and ");
     if (!o.winners.length) return "The game is over.";
     if (o.winners.length === 1 && o.tiedTop.length === 1) {
       return `${names(o.winners)} wins with ${plural(o.top, "point")}.`;
     }
+    const tok = (seats) => seats.map((s) => o.tokens[s] || 0).join(", ");
+    const behind = o.tiedTop.filter((s) => !o.winners.includes(s));
+    const also = behind.length
+      ? ` ${names(behind)} also had ${plural(o.top, "point")} but fewer unused action tokens (${tok(behind)}).` : "";
     if (o.winners.length === 1) {
       const w = o.winners[0];
-      const others = o.tiedTop.filter((s) => s !== w);
-      return `${names([w])} wins on the tie-break. ${names(o.tiedTop)} tied on ${plural(o.top, "point")}; ` +
-        `the most unused action tokens break the tie: ${o.tokens[w]} against ${others.map((s) => o.tokens[s]).join(", ")}.`;
+      return `${names([w])} wins on the tie-break: tied on ${plural(o.top, "point")} with ${names(behind)}, ` +
+        `and the most unused action tokens break the tie: ${o.tokens[w] || 0} against ${tok(behind)}.`;
     }
-    return `Shared victory: ${names(o.winners)}, tied on ${plural(o.top, "point")} and on ${plural(o.tokens[o.winners[0]], "unused action token")} each ` +
-      `(the tie-break, most unused action tokens, does not separate them).`;
+    return `Shared victory: ${names(o.winners)}, tied on ${plural(o.top, "point")} and on ${plural(o.tokens[o.winners[0]] || 0, "unused action token")} each ` +
+      `(the tie-break, most unused action tokens, does not separate them).${also}`;
   }
 
+  // Narrow on purpose: the shell shows it in its side panel.
   function result(view) {
     const o = outcome(view);
-    const obs = view.observation || {};
-    const sc = obs.scorings || [];
     let html = `<div class="mx-result"><p class="mx-result-line">${resultLine(view)}</p>`;
-    html += `<table class="mx-table"><thead><tr><th>seat</th><th>points</th><th>unused tokens</th>` +
-      sc.map((_, i) => `<th>${i === 0 ? "first" : "second"} scoring</th>`).join("") + `<th></th></tr></thead><tbody>`;
+    html += `<table class="mx-table"><thead><tr><th>seat</th><th class="mx-num">points</th>` +
+      `<th class="mx-num" title="unused action tokens: the tie-break">tokens</th></tr></thead><tbody>`;
     const order = [...Array(o.n).keys()].sort((a, c) => (o.scores[c] - o.scores[a]) || ((o.tokens[c] || 0) - (o.tokens[a] || 0)) || a - c);
     order.forEach((s) => {
       const r = o.returns[s] || 0;
-      html += `<tr><td>${chip(s)} ${esc(seatName(view, s))}</td><td class="mx-num"><b>${o.scores[s]}</b></td><td class="mx-num">${o.tokens[s] ?? 0}</td>` +
-        sc.map((pts) => `<td class="mx-num">+${pts[s] ?? 0}</td>`).join("") +
-        `<td>${r >= 1 ? "won" : r > 0 ? "shared win" : ""}</td></tr>`;
+      const mark = r >= 1 ? " ★ won" : r > 0 ? " ★ shared" : "";
+      html += `<tr class="${r > 0 ? "mx-winner" : ""}"><td>${chip(s)} ${esc(seatName(view, s))}<span class="mx-won">${mark}</span></td>` +
+        `<td class="mx-num"><b>${o.scores[s]}</b></td><td class="mx-num">${o.tokens[s] ?? 0}</td></tr>`;
     });
-    html += `</tbody></table><p class="mx-note">Most points wins; on a tie, the most unused action tokens; still tied: a shared victory.</p></div>`;
+    html += `</tbody></table><p class="mx-note">Most points wins; on a tie, the most unused action tokens; ` +
+      `still tied: a shared victory.</p></div>`;
     return html;
   }
 
@@ -744,25 +795,29 @@
     const obs = view.observation || {};
     const b = readBoard(obs);
     const uid = "m" + (++uidCounter);
+    const over = !!obs.terminal;
+    const height = TOP + (over ? BOARD_H + 6 : VIEW_H);
     const wrap = document.createElement("div");
     wrap.className = "mx";
-    const main = document.createElement("div");
-    main.className = "mx-main";
-    const over = !!obs.terminal;
-    const svg = el("svg", { viewBox: `0 0 ${BOARD_W} ${over ? BOARD_H + 6 : VIEW_H}`, class: "mx-board", role: "group", "aria-label": "the island of Mexica: 23 columns A to W, 16 rows 1 to 16" });
+    const grid = document.createElement("div");
+    grid.className = "mx-grid";
+    const svg = el("svg", { viewBox: `0 0 ${BOARD_W} ${height}`, class: "mx-board", role: "group", "aria-label": "the island of Mexica: 23 columns A to W, 16 rows 1 to 16" });
     defs(svg, uid);
-    drawIsland(svg, view, b, uid);
-    if (!over) drawBar(svg, view, b);
-    main.appendChild(svg);
+    el("rect", { x: 0, y: 0, width: BOARD_W, height, fill: "#f6efdc", rx: 10 }, svg);
+    drawStatus(svg, view);
+    drawIsland(el("g", { transform: `translate(0,${TOP})` }, svg), view, b, uid);
+    if (!over) drawBar(svg, view);
+    const boardBox = document.createElement("div");
+    boardBox.className = "mx-main";
+    boardBox.appendChild(svg);
+    const side = document.createElement("div");
+    side.className = "mx-side";
+    side.innerHTML = turnHtml(view) + seatsHtml(view, b) + districtsHtml(view, b) + scoringsHtml(view);
     const under = document.createElement("div");
     under.className = "mx-under";
-    under.innerHTML = tilesPanelHtml(view) + `<div class="mx-col">${supplyHtml(view)}${legendHtml()}</div>`;
-    main.appendChild(under);
-    const side = document.createElement("aside");
-    side.className = "mx-side";
-    side.innerHTML = turnHtml(view, b) + seatsHtml(view, b) + districtsHtml(view, b) + scoringsHtml(view);
-    wrap.appendChild(main);
-    wrap.appendChild(side);
+    under.innerHTML = tilesPanelHtml(view, b) + supplyHtml(view) + legendHtml();
+    grid.append(boardBox, side, under);
+    wrap.appendChild(grid);
     root.appendChild(wrap);
   }
 
