@@ -125,6 +125,9 @@ def bench(
         help="server: stop after this many moves instead of after --seconds.")] = None,
     url: Annotated[str | None, typer.Option(
         help="server: measure this running server instead of starting one.")] = None,
+    think: Annotated[float, typer.Option(
+        help="server: mean seconds a seat waits before moving (0: as fast as the server "
+        "answers, which measures its capacity).")] = 0.0,
     json_path: Annotated[Path | None, typer.Option(
         "--json", metavar="PATH", help="Also write the measurements to this JSON file.")] = None,
 ) -> None:
@@ -139,7 +142,7 @@ def bench(
     if seconds is not None and seconds <= 0:
         fail(f"--seconds {seconds}: give a positive number of seconds")
     if target == "server":
-        bench_server(game, seconds, players, games, moves, url, json_path)
+        bench_server(game, seconds, players, games, moves, url, think, json_path)
         return
     seconds = 2.0 if seconds is None else seconds
     from tlatelolco import bench as engine_bench  # imported here: only this command needs it
@@ -174,11 +177,11 @@ def bench(
 
 
 def bench_server(game: list[str] | None, seconds: float | None, players: int | None,
-                 games: int, moves: int | None, url: str | None,
+                 games: int, moves: int | None, url: str | None, think: float,
                  json_path: Path | None) -> None:
     """`tlatelolco bench server`: moves/s and move latency of N concurrent games."""
-    if games < 1 or (moves is not None and moves < 1):
-        fail("--games and --moves must be positive")
+    if games < 1 or (moves is not None and moves < 1) or think < 0:
+        fail("--games and --moves must be positive, --think not negative")
     if game is not None and len(game) > 1:
         fail("bench server measures one game at a time; give --game once")
     name = game[0] if game else "grand_bazaar"
@@ -191,9 +194,12 @@ def bench_server(game: list[str] | None, seconds: float | None, players: int | N
 
     console = Console()
     console.print(f"Playing {games} concurrent {name} games ({count} players) over WebSockets"
-                  f"{' against ' + url if url else ''} ...", markup=False)
-    row = run_server_bench(games=games, game=name, players=count, moves=moves, url=url,
-                           seconds=seconds)
+                  f"{' against ' + url if url else ''}, {think:g} s thinking ...", markup=False)
+    try:
+        row = run_server_bench(games=games, game=name, players=count, moves=moves, url=url,
+                               seconds=seconds, think=think)
+    except (ValueError, RuntimeError) as err:
+        fail(str(err), FAILURE)
     latency = row["latency_ms"]
     table = Table(title="Server speed", title_justify="left")
     for column in ("game", "games", "moves", "moves/s", "p50 ms", "p95 ms", "p99 ms",

@@ -59,17 +59,25 @@ SAMPLES = 8  # error messages kept for the report
 Progress = Callable[[dict[str, Any]], None]
 
 
+class HttpError(RuntimeError):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 def run_server_bench(games: int = 100, game: str = "grand_bazaar", players: int = 2,
                      moves: int | None = None, url: str | None = None, db: str | None = None,
                      seconds: float | None = None, seed: int = 0,
-                     progress: Progress | None = None) -> dict[str, Any]:
+                     progress: Progress | None = None, think: float = 0.0) -> dict[str, Any]:
     """Play `games` concurrent games against a server and return the figures.
 
     `url`: a running server to measure (default: start one in a subprocess on a free port,
     with `db` or a throwaway SQLite file, and stop it at the end). `db`: the server's database
     URL; when known, stored histories are checked directly. `moves` and `seconds` bound the
-    run (default: `seconds` = 20). `progress`, if given, is called about once a second with
-    {"moves", "seconds", "games_played", "errors"}.
+    run (default: `seconds` = 20). `think`: the mean seconds a seat waits before moving
+    (uniform between half and one and a half times it); 0, the default, is a closed loop that
+    measures the server's capacity, more is a load like people's. `progress`, if given, is
+    called about once a second with {"moves", "seconds", "games_played", "errors"}.
 
     The result: games (concurrent), games_played, games_finished, moves, seconds, moves_per_s,
     latency_ms {p50, p95, p99, max, mean}, errors (error messages, dropped connections, games
@@ -84,6 +92,8 @@ def run_server_bench(games: int = 100, game: str = "grand_bazaar", players: int 
         raise ValueError(f"moves must be at least 1, got {moves}")
     if seconds is not None and seconds <= 0:
         raise ValueError(f"seconds must be positive, got {seconds}")
+    if think < 0:
+        raise ValueError(f"think cannot be negative, got {think}")
     limit = seconds if seconds is not None else (MAX_SECONDS if moves else DEFAULT_SECONDS)
     with contextlib.ExitStack() as stack:
         server: Server | None = None
@@ -94,8 +104,10 @@ def run_server_bench(games: int = 100, game: str = "grand_bazaar", players: int 
             server = stack.enter_context(Server(db))
             url = server.url
         bench = Bench(url.rstrip("/"), game, players, games, moves, limit, seed, progress,
-                      server)
+                      server, think)
         result = run_loop(bench.main())
+        if bench.refused is not None:  # e.g. an unknown game or player count: say so, once
+            raise ValueError(bench.refused)
         if server is not None:
             cores = server.cpu_cores(bench.t0, bench.t_end)
             result["cpu"]["server"] = cores
@@ -241,12 +253,13 @@ class Game:
 class Bench:
     def __init__(self, url: str, game: str, players: int, games: int, moves: int | None,
                  seconds: float, seed: int, progress: Progress | None,
-                 server: Server | None) -> None:
+                 server: Server | None, think: float = 0.0) -> None:
         self.url = url
         self.ws_url = "ws" + url[len("http"):] if url.startswith("http") else url
         self.game, self.players, self.concurrent = game, players, games
         self.moves_cap, self.seconds, self.seed = moves, seconds, seed
-        self.progress, self.server = progress, server
+        self.progress, self.server, self.think = progress, server, think
+        self.stall = STALL_SECONDS + 2 * think  # an opponent may think before answering
         self.played: list[Game] = []
         self.latencies: list[float] = []
         self.moves = 0
@@ -254,6 +267,7 @@ class Bench:
         self.errors = 0
         self.samples: list[str] = []
         self.api_versions: dict[str, int] = {}
+        self.refused: str | None = None  # the server's reason for refusing to create a game
         self.t0 = 0.0
         self.t_end = 0.0
         self.t_last = 0.0
@@ -277,7 +291,11 @@ class Bench:
             with urllib.request.urlopen(request, timeout=STALL_SECONDS) as answer:
                 return json.loads(answer.read())
         except urllib.error.HTTPError as err:
-            raise RuntimeError(f"{method} {path}: {err.code} {err.read()[:200]!r}") from None
+            try:
+                message = json.loads(err.read()).get("message", "")
+            except (ValueError, AttributeError):
+                message = ""
+            raise HttpError(err.code, f"{method} {path}: {err.code} {message}".strip()) from None
 
     # --- the run --------------------------------------------------------------------------
     async def main(self) -> dict[str, Any]:
@@ -308,7 +326,7 @@ class Bench:
             "latency_ms": percentiles(self.latencies),
             "errors": self.errors, "error_samples": self.samples, "lost": lost,
             "checked": "api", "cpu": {"client": round(client_cpu, 2), "server": None},
-            "server": self.url,
+            "think": self.think, "server": self.url,
         }
 
     async def tick(self) -> None:
@@ -341,6 +359,12 @@ class Bench:
             created = await self.http("POST", "/api/games", {
                 "game": self.game, "options": {"num_players": self.players},
                 "seats": ["taken"] * self.players, "name": "bench", "listed": False})
+        except HttpError as err:
+            if 400 <= err.status < 500:  # retrying cannot help
+                self.refused = f"the server refuses to create the game: {err}"
+                self.stop.set()
+            self.error(f"creating a game: {err}")
+            return False
         except Exception as err:
             self.error(f"creating a game: {err}")
             return False
@@ -397,17 +421,23 @@ class Bench:
                 reply = self.handle(game, seat, json.loads(raw))
                 if reply is not None:
                     version, action = reply
+                    if self.think:
+                        await asyncio.sleep(seat.rng.uniform(0.5, 1.5) * self.think)
+                        if self.stop.is_set():  # the run ended while this seat thought
+                            self.sent -= 1
+                            return
                     seat.pending = (version, action, time.perf_counter())
                     await seat.ws.send(json.dumps({"type": "action", "action": action,
                                                    "version": version}))
-                if game.finished:
+                if game.finished or game.closing:  # even if a cancellation went astray
                     return
                 try:
-                    raw = await asyncio.wait_for(seat.ws.recv(), STALL_SECONDS)
+                    async with asyncio.timeout(self.stall):
+                        raw = await seat.ws.recv()
                 except TimeoutError:
                     if not game.closing and not game.done.is_set():
                         self.error(f"game {game.id} seat {seat.seat}: nothing heard for "
-                                   f"{STALL_SECONDS:g} s (at version {game.seen})")
+                                   f"{self.stall:g} s (at version {game.seen})")
                     return
         except ConnectionClosed as err:
             if not game.closing and not game.done.is_set():
