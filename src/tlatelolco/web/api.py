@@ -8,7 +8,6 @@ malformed request.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Request
@@ -101,7 +100,7 @@ def summary(row: GameRow, request: Request | None = None,
 
 @router.get("/catalog", summary="The games, their options and bots")
 async def catalog(request: Request) -> list[dict[str, Any]]:
-    return await asyncio.to_thread(hub(request).service.catalog)
+    return await hub(request).call(hub(request).service.catalog)
 
 
 @router.post("/games", status_code=201, responses=ERRORS, summary="Create a game")
@@ -109,7 +108,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     """Seats: `taken` seats are yours (their tokens are returned), `open` seats get invite
     links, `bot:NAME` seats play by themselves on the server."""
     h = hub(request)
-    row, tokens = await asyncio.to_thread(h.service.create, body.game, body.options,
+    row, tokens = await h.call(h.service.create, body.game, body.options,
                                           body.seats, body.name, body.listed)
     h.kick_bots(row.id)
     seats = []
@@ -128,14 +127,14 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
 async def list_games(request: Request, status: Literal["open", "running", "finished"] | None
                      = None, limit: Annotated[int, Query(ge=1, le=200)] = 50
                      ) -> list[dict[str, Any]]:
-    rows = await asyncio.to_thread(hub(request).service.store.list_games, status, limit)
+    rows = await hub(request).call(hub(request).service.store.list_games, status, limit)
     return [summary(row, request) for row in rows]
 
 
 @router.get("/games/{game_id}", responses=ERRORS, summary="One game's public summary")
 async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     h = hub(request)
-    live = await asyncio.to_thread(h.service.sync, game_id, 0, True)
+    live = await h.call(h.service.sync, game_id, 0, True)
     row = live.row
     row.version = live.version
     return summary(row, request, h.views_connected(game_id))
@@ -144,7 +143,7 @@ async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
 @router.post("/games/{game_id}/join", responses=ERRORS, summary="Take an open seat")
 async def join(game_id: GameId, body: JoinGame, request: Request) -> dict[str, Any]:
     h = hub(request)
-    _, seat, token, change = await asyncio.to_thread(h.service.join, game_id, body.seat,
+    _, seat, token, change = await h.call(h.service.join, game_id, body.seat,
                                                      body.name)
     await h.announce(change)
     return {"game_id": game_id, "seat": seat, "token": token,
@@ -156,7 +155,7 @@ async def join(game_id: GameId, body: JoinGame, request: Request) -> dict[str, A
 async def claim(game_id: GameId, body: Claim, request: Request,
                 authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
-    _, seat, change = await asyncio.to_thread(h.service.claim, game_id, bearer(authorization),
+    _, seat, change = await h.call(h.service.claim, game_id, bearer(authorization),
                                               body.name)
     await h.announce(change)
     return {"game_id": game_id, "seat": seat}
@@ -166,7 +165,7 @@ async def claim(game_id: GameId, body: Claim, request: Request,
 async def leave(game_id: GameId, request: Request,
                 authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
-    live, change = await asyncio.to_thread(h.service.leave, game_id, bearer(authorization))
+    live, change = await h.call(h.service.leave, game_id, bearer(authorization))
     await h.announce(change)
     return summary(live.row, request)
 
@@ -177,7 +176,7 @@ async def rematch(game_id: GameId, request: Request,
                   authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
     token = bearer(authorization)
-    new_id, seat, change = await asyncio.to_thread(h.service.rematch, game_id, token)
+    new_id, seat, change = await h.call(h.service.rematch, game_id, token)
     await h.announce(change)
     h.kick_bots(new_id)
     return {"game_id": new_id, "seat": seat, "url": links(request, new_id, token)}
@@ -188,8 +187,8 @@ async def rematch(game_id: GameId, request: Request,
 async def view(game_id: GameId, request: Request,
                authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
-    live, viewer = await asyncio.to_thread(h.service.viewer, game_id, bearer(authorization))
-    return await asyncio.to_thread(seat_view, live, viewer, 0, h.views_connected(game_id))
+    live, viewer = await h.call(h.service.viewer, game_id, bearer(authorization))
+    return await h.call(seat_view, live, viewer, 0, h.views_connected(game_id))
 
 
 @router.post("/games/{game_id}/actions", responses=ERRORS, summary="Make a move")
@@ -198,10 +197,10 @@ async def act(game_id: GameId, body: Act, request: Request,
     """The pipeline: credential, well-formed move, your seat's turn, current version, legal
     move; then it is applied and stored, and every seat is sent its own view."""
     h = hub(request)
-    live, seat, change = await asyncio.to_thread(
+    live, seat, change = await h.call(
         h.service.act, game_id, bearer(authorization), body.action, body.text, body.version)
     await h.announce(change)
-    return await asyncio.to_thread(seat_view, live, seat, change.previous,
+    return await h.call(seat_view, live, seat, change.previous,
                                    h.views_connected(game_id))
 
 
@@ -210,14 +209,14 @@ async def act(game_id: GameId, body: Act, request: Request,
 async def replay(game_id: GameId, step: Annotated[int, Path(ge=0, le=1_000_000)],
                  request: Request, authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
-    live, viewer = await asyncio.to_thread(h.service.viewer, game_id, bearer(authorization))
-    state = await asyncio.to_thread(h.service.replay_state, live, step)
-    return await asyncio.to_thread(replay_view, live, state, viewer, step)
+    live, viewer = await h.call(h.service.viewer, game_id, bearer(authorization))
+    state = await h.call(h.service.replay_state, live, step)
+    return await h.call(replay_view, live, state, viewer, step)
 
 
 @router.get("/games/{game_id}/record", responses=ERRORS,
             summary="The whole game record, once the game is over")
 async def record(game_id: GameId, request: Request) -> dict[str, Any]:
     h = hub(request)
-    live = await asyncio.to_thread(h.service.live, game_id)
-    return await asyncio.to_thread(h.service.record, live)
+    live = await h.call(h.service.live, game_id)
+    return await h.call(h.service.record, live)

@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         upgrade(engine)
         hub = Hub(Service(Store(engine)), make_pubsub(settings.redis),
                   BotPool(settings.bot_workers), bot_delay=settings.bot_delay,
-                  bot_time=settings.bot_time)
+                  bot_time=settings.bot_time, inline=engine.dialect.name == "sqlite")
         app.state.hub = hub
         await hub.start()
         try:

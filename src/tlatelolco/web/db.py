@@ -104,5 +104,13 @@ def upgrade(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     with engine.begin() as connection:
+        # Server processes started together on a new database would both create the tables
+        # (and one would fail): each migrates under a lock the others wait for, then finds
+        # the schema at head. SQLite's driver runs DDL outside a transaction unless one is
+        # begun explicitly; BEGIN IMMEDIATE also makes the migration all-or-nothing there.
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7416823)")
+        elif connection.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -10,29 +10,40 @@ import asyncio
 import logging
 import random
 from collections import Counter, defaultdict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from tlatelolco.web.bots import BotPool, time_budget
 from tlatelolco.web.pubsub import PubSub, channel
 from tlatelolco.web.service import Change, Service
 
 log = logging.getLogger("tlatelolco.web")
+T = TypeVar("T")
 
 
 class Hub:
     def __init__(self, service: Service, pubsub: PubSub, bots: BotPool, *,
-                 bot_delay: float = 0.0, bot_time: float = 5.0) -> None:
+                 bot_delay: float = 0.0, bot_time: float = 5.0, inline: bool = False) -> None:
         self.service = service
         self.pubsub = pubsub
         self.bots = bots
         self.bot_delay = bot_delay
         self.bot_time = bot_time
+        self.inline = inline
         self.connected: dict[str, Counter[int]] = defaultdict(Counter)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._kicked: set[str] = set()  # games changed since their bot task last looked
 
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a `Service` call: on the event loop when the database answers in microseconds
+        (SQLite in this process), else in a worker thread so the loop never waits on it."""
+        if self.inline:
+            return function(*args)
+        return await self.call(function, *args)
+
     async def start(self) -> None:
         await self.pubsub.start()
-        for game_id in await asyncio.to_thread(self.service.store.running_game_ids):
+        for game_id in await self.call(self.service.store.running_game_ids):
             self.kick_bots(game_id)  # games a stopped or killed server left with a bot to move
 
     async def close(self) -> None:
@@ -68,7 +79,7 @@ class Hub:
         try:
             while True:
                 self._kicked.discard(game_id)
-                turn = await asyncio.to_thread(self.service.bot_turn, game_id)
+                turn = await self.call(self.service.bot_turn, game_id)
                 if turn is None:
                     if game_id in self._kicked:  # it changed while we looked: look again
                         continue
@@ -81,7 +92,7 @@ class Hub:
                     action = self._fallback(game_id)
                     log.warning("bot %s in game %s ran out of time; it played %s", spec,
                                 game_id, action)
-                change = await asyncio.to_thread(self.service.bot_act, game_id, seat, action,
+                change = await self.call(self.service.bot_act, game_id, seat, action,
                                                  len(job["history"]))
                 if change is not None:
                     await self.pubsub.publish(channel(game_id), change.message())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tlatelolco.chance import sample_chance
@@ -32,10 +33,33 @@ class Live:
     state: State
     log: list[Step]
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # JSON text shared by the views of one version (observations, legal moves): every seat
+    # and spectator is sent a view after each move, and most of it is the same for all.
+    cache: dict[object, str] = field(default_factory=dict)
+    cached_version: int = -1
 
     @property
     def version(self) -> int:
         return len(self.log)
+
+    def current(self) -> tuple[State, list[Step]]:
+        """The state and its log, taken together (a writer replaces them one after the other)."""
+        while True:
+            state, log = self.state, self.log
+            if state.move_number() == len(log):
+                return state, log
+
+    def cached(self, state: State, key: object, make: Callable[[], str]) -> str:
+        """`make()` computed once per version and key (the state of a version never changes)."""
+        version = state.move_number()
+        if self.cached_version != version:
+            self.cache, self.cached_version = {}, version
+        found = self.cache.get(key)
+        if found is None:
+            found = make()
+            if self.cached_version == version:
+                self.cache[key] = found
+        return found
 
     def seat_of(self, token: str) -> int | None:
         digest = token_hash(token)

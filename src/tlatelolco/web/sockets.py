@@ -18,7 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from tlatelolco.web.errors import ApiError
 from tlatelolco.web.hub import Hub
 from tlatelolco.web.pubsub import channel
-from tlatelolco.web.views import seat_view
+from tlatelolco.web.views import seat_view_text
 
 router = APIRouter()
 
@@ -28,7 +28,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     hub: Hub = websocket.app.state.hub
     await websocket.accept()
     try:
-        _, viewer = await asyncio.to_thread(hub.service.viewer, game_id, token)
+        _, viewer = await hub.call(hub.service.viewer, game_id, token)
     except ApiError as err:
         await websocket.send_json({"type": "error", **err.as_dict()})
         await websocket.close(code=4000 + err.status, reason=err.message[:120])
@@ -67,14 +67,15 @@ class Session:
     async def send_view(self, full: bool = False, version: int = 0, seats: bool = False
                         ) -> None:
         async with self.lock:
-            live = await asyncio.to_thread(self.hub.service.sync, self.game_id, version, seats)
+            live = await self.hub.call(self.hub.service.sync, self.game_id, version, seats)
             if not full and live.version < self.sent:
                 return
-            view = await asyncio.to_thread(seat_view, live, self.viewer,
-                                           0 if full else self.sent,
-                                           self.hub.views_connected(self.game_id))
-            self.sent = view["version"]
-            await self.ws.send_text(json.dumps(view, separators=(",", ":")))
+            sent = live.version
+            text = await self.hub.call(seat_view_text, live, self.viewer,
+                                       0 if full else self.sent,
+                                       self.hub.views_connected(self.game_id))
+            self.sent = max(sent, self.sent)
+            await self.ws.send_text(text)
 
     async def error(self, err: ApiError) -> None:
         await self.ws.send_json({"type": "error", **err.as_dict()})
@@ -126,7 +127,7 @@ class Session:
             return
         service = self.hub.service
         try:
-            _, _, change = await asyncio.to_thread(  # the credential is checked every time
+            _, _, change = await self.hub.call(  # the credential is checked every time
                 service.act, self.game_id, self.token, message.get("action"),
                 message.get("text"), message.get("version"))
         except ApiError as err:

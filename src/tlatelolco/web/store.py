@@ -11,10 +11,19 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import JSON, DateTime, Engine, bindparam, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from tlatelolco.web.db import actions, games, seats
+
+ADVANCE = text(
+    "UPDATE games SET version = :new, status = :status, result = :result, "
+    "updated_at = :updated WHERE id = :id AND version = :version"
+).bindparams(bindparam("result", type_=JSON), bindparam("updated", type_=DateTime(True)))
+APPEND = text(
+    "INSERT INTO actions (game_id, idx, action, seat, created_at) "
+    "VALUES (:game_id, :idx, :action, :seat, :created)"
+).bindparams(bindparam("created", type_=DateTime(True)))
 
 
 def now() -> dt.datetime:
@@ -105,21 +114,23 @@ class Store:
                        status: str, result: dict[str, Any] | None) -> bool:
         """Store `steps` as steps `version`, `version`+1, ... in one transaction.
 
-        False (and nothing written) when the game is no longer at `version`.
+        False (and nothing written) when the game is no longer at `version`. This runs for
+        every move, so its statements are plain SQL text: building them as expressions cost
+        more than the database's own work.
         """
         stamp = now()
         try:
             with self.engine.begin() as db:
-                moved = db.execute(
-                    update(games).where(games.c.id == game_id, games.c.version == version)
-                    .values(version=version + len(steps), status=status, result=result,
-                            updated_at=stamp))
+                moved = db.execute(ADVANCE, {
+                    "id": game_id, "version": version, "new": version + len(steps),
+                    "status": status, "updated": stamp,
+                    "result": result})
                 if moved.rowcount != 1:
                     db.rollback()
                     return False
-                db.execute(insert(actions), [
+                db.execute(APPEND, [
                     {"game_id": game_id, "idx": version + i, "action": a, "seat": s,
-                     "created_at": stamp} for i, (a, s) in enumerate(steps)])
+                     "created": stamp} for i, (a, s) in enumerate(steps)])
         except IntegrityError:
             return False
         return True

@@ -7,6 +7,7 @@ hidden from the viewer are replaced by a neutral line.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tlatelolco.contract import CHANCE, State
@@ -46,34 +47,40 @@ def observation(state: State, viewer: int | None) -> dict[str, Any]:
     return state.public_observation() if viewer is None else state.observation(viewer)
 
 
-def seat_view(live: Live, viewer: int | None, log_from: int = 0,
-              connected: dict[int, int] | None = None) -> dict[str, Any]:
-    """The view of `viewer` (a seat, or None for a spectator) now, with the log from `log_from`."""
-    row, state = live.row, live.state
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def seat_view_text(live: Live, viewer: int | None, log_from: int = 0,
+                   connected: dict[int, int] | None = None) -> str:
+    """The view of `viewer` (a seat, or None for a spectator) now, with the log from `log_from`,
+    as JSON text. The parts every viewer shares are encoded once per version."""
+    row = live.row
+    state, log = live.current()
     to_move = state.current_player()
     seat = row.seats[viewer] if viewer is not None else None
     mine = (seat is not None and seat.kind == "human" and to_move == viewer
             and row.status == "running")
-    log_from = max(0, min(log_from, live.version))
-    return {
-        "type": "view",
-        "game_id": row.id,
-        "game": row.game,
-        "title": live.game.info.title,
-        "options": dict(live.game.options),
-        "version": live.version,
-        "viewer": viewer,
-        "status": row.status,
-        "to_move": to_move,
-        "players": players(row, connected),
-        "observation": observation(state, viewer),
-        "legal": legal_moves(state) if mine else [],
-        "scores": state.scores(),
-        "result": result(state),
-        "rematch_id": row.rematch_id,
-        "log_from": log_from,
-        "log": log_entries(state, live.log, viewer, log_from),
-    }
+    public = live.game.info.information == "perfect"  # then every seat sees the same
+    observed = live.cached(state, ("observation", None if public else viewer),
+                           lambda: dumps(observation(state, viewer)))
+    legal = live.cached(state, "legal", lambda: dumps(legal_moves(state))) if mine else "[]"
+    common = live.cached(state, "common", lambda: dumps({
+        "type": "view", "game_id": row.id, "game": row.game, "title": live.game.info.title,
+        "options": dict(live.game.options), "version": len(log),
+        "to_move": to_move, "scores": state.scores(), "result": result(state)})[:-1])
+    log_from = max(0, min(log_from, len(log)))
+    rest = dumps({"viewer": viewer, "status": row.status,
+                  "players": players(row, connected), "rematch_id": row.rematch_id,
+                  "log_from": log_from,
+                  "log": log_entries(state, log, viewer, log_from)})[1:]
+    return f'{common},"observation":{observed},"legal":{legal},{rest}'
+
+
+def seat_view(live: Live, viewer: int | None, log_from: int = 0,
+              connected: dict[int, int] | None = None) -> dict[str, Any]:
+    """`seat_view_text` as a dict (for the JSON API)."""
+    return json.loads(seat_view_text(live, viewer, log_from, connected))  # type: ignore[no-any-return]
 
 
 def replay_view(live: Live, state: State, viewer: int | None, step: int) -> dict[str, Any]:
