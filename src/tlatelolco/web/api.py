@@ -108,7 +108,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     """Seats: `taken` seats are yours (their tokens are returned), `open` seats get invite
     links, `bot:NAME` seats play by themselves on the server."""
     h = hub(request)
-    row, tokens = await h.call(h.service.create, body.game, body.options,
+    row, tokens = await h.write(h.service.create, body.game, body.options,
                                           body.seats, body.name, body.listed)
     h.kick_bots(row.id)
     seats = []
@@ -143,7 +143,7 @@ async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
 @router.post("/games/{game_id}/join", responses=ERRORS, summary="Take an open seat")
 async def join(game_id: GameId, body: JoinGame, request: Request) -> dict[str, Any]:
     h = hub(request)
-    _, seat, token, change = await h.call(h.service.join, game_id, body.seat,
+    _, seat, token, change = await h.write(h.service.join, game_id, body.seat,
                                                      body.name)
     await h.announce(change)
     return {"game_id": game_id, "seat": seat, "token": token,
@@ -155,7 +155,7 @@ async def join(game_id: GameId, body: JoinGame, request: Request) -> dict[str, A
 async def claim(game_id: GameId, body: Claim, request: Request,
                 authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
-    _, seat, change = await h.call(h.service.claim, game_id, bearer(authorization),
+    _, seat, change = await h.write(h.service.claim, game_id, bearer(authorization),
                                               body.name)
     await h.announce(change)
     return {"game_id": game_id, "seat": seat}
@@ -165,7 +165,7 @@ async def claim(game_id: GameId, body: Claim, request: Request,
 async def leave(game_id: GameId, request: Request,
                 authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
-    live, change = await h.call(h.service.leave, game_id, bearer(authorization))
+    live, change = await h.write(h.service.leave, game_id, bearer(authorization))
     await h.announce(change)
     return summary(live.row, request)
 
@@ -176,7 +176,7 @@ async def rematch(game_id: GameId, request: Request,
                   authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
     token = bearer(authorization)
-    new_id, seat, change = await h.call(h.service.rematch, game_id, token)
+    new_id, seat, change = await h.write(h.service.rematch, game_id, token)
     await h.announce(change)
     h.kick_bots(new_id)
     return {"game_id": new_id, "seat": seat, "url": links(request, new_id, token)}
@@ -197,7 +197,7 @@ async def act(game_id: GameId, body: Act, request: Request,
     """The pipeline: credential, well-formed move, your seat's turn, current version, legal
     move; then it is applied and stored, and every seat is sent its own view."""
     h = hub(request)
-    live, seat, change = await h.call(
+    live, seat, change = await h.write(
         h.service.act, game_id, bearer(authorization), body.action, body.text, body.version)
     await h.announce(change)
     return await h.call(seat_view, live, seat, change.previous,

@@ -7,6 +7,8 @@ pub/sub and keeps bot seats moving, one task per game with a bot to move.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import functools
 import logging
 import random
 from collections import Counter, defaultdict
@@ -30,16 +32,27 @@ class Hub:
         self.bot_delay = bot_delay
         self.bot_time = bot_time
         self.inline = inline
+        self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="writer")
         self.connected: dict[str, Counter[int]] = defaultdict(Counter)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._kicked: set[str] = set()  # games changed since their bot task last looked
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
-        """Run a `Service` call: on the event loop when the database answers in microseconds
-        (SQLite in this process), else in a worker thread so the loop never waits on it."""
+        """Run a `Service` call that only reads: on the event loop when the database is SQLite
+        in this process (answers in microseconds, and usually not even asked), else in a worker
+        thread so the loop never waits on the network."""
         if self.inline:
             return function(*args)
-        return await self.call(function, *args)
+        return await asyncio.to_thread(function, *args)
+
+    async def write(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a `Service` call that stores something, off the event loop. With SQLite the
+        writes go one at a time through one thread: SQLite has one writer anyway, and threads
+        queueing for its lock cost more than they gain."""
+        if self.inline:
+            return await asyncio.get_running_loop().run_in_executor(
+                self._writer, functools.partial(function, *args))
+        return await asyncio.to_thread(function, *args)
 
     async def start(self) -> None:
         await self.pubsub.start()
@@ -52,6 +65,7 @@ class Hub:
         await asyncio.gather(*self._bot_tasks.values(), return_exceptions=True)
         await self.pubsub.close()
         self.bots.close()
+        self._writer.shutdown(wait=True)
 
     async def announce(self, change: Change | None) -> None:
         if change is None:
@@ -92,7 +106,7 @@ class Hub:
                     action = self._fallback(game_id)
                     log.warning("bot %s in game %s ran out of time; it played %s", spec,
                                 game_id, action)
-                change = await self.call(self.service.bot_act, game_id, seat, action,
+                change = await self.write(self.service.bot_act, game_id, seat, action,
                                                  len(job["history"]))
                 if change is not None:
                     await self.pubsub.publish(channel(game_id), change.message())

@@ -127,7 +127,7 @@ class Session:
             return
         service = self.hub.service
         try:
-            _, _, change = await self.hub.call(  # the credential is checked every time
+            _, _, change = await self.hub.write(  # the credential is checked every time
                 service.act, self.game_id, self.token, message.get("action"),
                 message.get("text"), message.get("version"))
         except ApiError as err:
