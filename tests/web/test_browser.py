@@ -14,7 +14,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from tests.web.apps import live_server
 from tests.web.services import unavailable
 

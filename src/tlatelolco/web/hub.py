@@ -36,6 +36,7 @@ class Hub:
         self.connected: dict[str, Counter[int]] = defaultdict(Counter)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._kicked: set[str] = set()  # games changed since their bot task last looked
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
         """Run a `Service` call that only reads: on the event loop when the database is SQLite
@@ -58,8 +59,22 @@ class Hub:
         await self.pubsub.start()
         for game_id in await self.call(self.service.store.running_game_ids):
             self.kick_bots(game_id)  # games a stopped or killed server left with a bot to move
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _sweep(self, every: float = 20.0) -> None:
+        """Now and then, move the bots of games nobody moved for a while: the process that
+        would have moved them may have died while another one goes on serving."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                for game_id in await self.call(self.service.store.running_game_ids, every):
+                    self.kick_bots(game_id)
+            except Exception:
+                log.exception("looking for stalled bot seats failed")
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for task in list(self._bot_tasks.values()):
             task.cancel()
         await asyncio.gather(*self._bot_tasks.values(), return_exceptions=True)

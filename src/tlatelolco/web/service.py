@@ -195,7 +195,7 @@ class Service:
             token = new_token()
             taken = SeatRow(seat, HUMAN, clean_name(name, f"Player {seat}"),
                             token_hash=token_hash(token))
-            return live, seat, token, self._change_seat(live, taken)
+            return live, seat, token, self._change_seat(live, taken, expect=OPEN)
 
     def claim(self, game_id: str, token: str | None, name: str | None) -> tuple[Live, int,
                                                                                 Change | None]:
@@ -217,12 +217,14 @@ class Service:
                 raise ApiError(409, "finished", "this game is over; there is nothing to leave")
             return live, self._change_seat(live, SeatRow(seat, OPEN, f"Open seat {seat}"))
 
-    def _change_seat(self, live: Live, seat: SeatRow) -> Change:
-        seats = list(live.row.seats)
-        seats[seat.seat] = seat
-        status = game_status(seats, live.state.is_terminal())
-        self.store.update_seat(live.row.id, seat, status)
-        live.row = _with_history(live.row, live.row, seats=seats, status=status)
+    def _change_seat(self, live: Live, seat: SeatRow, expect: str | None = None) -> Change:
+        """Store a seat's new holder (the lock of `live` held) and take up the stored seats."""
+        stored = self.store.update_seat(live.row.id, seat, expect)
+        self._catch_up(live, seats=True)
+        if stored is None:
+            raise ApiError(409, "seat_taken", f"seat {seat.seat} was taken a moment ago; open "
+                           "seats: " + (", ".join(str(s.seat) for s in live.row.seats
+                                                  if s.kind == OPEN) or "none"))
         return Change(live.row.id, live.version, live.version, seats_changed=True)
 
     def rematch(self, game_id: str, token: str | None) -> tuple[str, int, Change | None]:
@@ -270,8 +272,12 @@ class Service:
     def viewer(self, game_id: str, token: str | None) -> tuple[Live, int | None]:
         """The seat a credential holds, or None (a spectator) when there is no credential."""
         if not token:
-            return self.live(game_id), None
-        return self.authenticate(game_id, token)
+            live = self.live(game_id)
+            self.refresh(live)  # another process may have moved it on
+            return live, None
+        live, seat = self.authenticate(game_id, token)
+        self.refresh(live)
+        return live, seat
 
     def act(self, game_id: str, token: str | None, action: Any, text: Any,
             version: Any) -> tuple[Live, int, Change]:
@@ -289,9 +295,8 @@ class Service:
             raise ApiError(422, "bad_action", "'action' must be an integer action number")
         if text is not None and not isinstance(text, str):
             raise ApiError(422, "bad_action", "'text' must be a string in the game's notation")
-        if version > live.version:
-            self.refresh(live)  # the client saw a step another process stored
         with live.lock:
+            self._catch_up(live, seats=False)  # another process may have stored steps
             state = live.state
             if live.row.status == "finished" or state.is_terminal():
                 raise ApiError(409, "finished", "the game is over")
@@ -344,6 +349,7 @@ class Service:
     def bot_turn(self, game_id: str) -> tuple[int, str, dict[str, Any]] | None:
         """(seat, bot spec, job) when a bot seat is to move in a running game, else None."""
         live = self.live(game_id)
+        self.refresh(live)  # another process may have moved it on
         state, row = live.state, live.row
         if row.status != "running" or state.is_terminal():
             return None

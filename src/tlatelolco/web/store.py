@@ -135,15 +135,32 @@ class Store:
             return False
         return True
 
-    def update_seat(self, game_id: str, seat: SeatRow, status: str | None = None) -> None:
+    def update_seat(self, game_id: str, seat: SeatRow, expect: str | None = None
+                    ) -> str | None:
+        """Write `seat` (only if it is still of kind `expect`, when given) and set the game's
+        status from all its seats; the new status, or None when the seat was not `expect`.
+
+        The game's row is locked first, so two processes seating players at once cannot both
+        read the other's seat as still open.
+        """
         with self.engine.begin() as db:
-            db.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat.seat)
-                       .values(kind=seat.kind, name=seat.name, bot=seat.bot,
-                               token_hash=seat.token_hash))
-            values: dict[str, Any] = {"updated_at": now()}
-            if status is not None:
-                values["status"] = status
-            db.execute(update(games).where(games.c.id == game_id).values(**values))
+            status = db.execute(select(games.c.status).where(games.c.id == game_id)
+                                .with_for_update()).scalar_one()
+            query = update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat.seat)
+            if expect is not None:
+                query = query.where(seats.c.kind == expect)
+            written = db.execute(query.values(kind=seat.kind, name=seat.name, bot=seat.bot,
+                                              token_hash=seat.token_hash))
+            if written.rowcount != 1:
+                db.rollback()
+                return None
+            if status != "finished":
+                kinds = db.execute(select(seats.c.kind).where(seats.c.game_id == game_id)
+                                   ).scalars().all()
+                status = "open" if "open" in kinds else "running"
+            db.execute(update(games).where(games.c.id == game_id)
+                       .values(status=status, updated_at=now()))
+            return str(status)
 
     def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Link the rematch, unless another one was linked first."""
@@ -167,10 +184,13 @@ class Store:
                             created_at=g["created_at"], updated_at=g["updated_at"])
                     for g in found]
 
-    def running_game_ids(self) -> list[str]:
+    def running_game_ids(self, idle_for: float = 0.0) -> list[str]:
+        """Running games, or those among them with no move for `idle_for` seconds."""
+        query = select(games.c.id).where(games.c.status == "running")
+        if idle_for > 0:
+            query = query.where(games.c.updated_at < now() - dt.timedelta(seconds=idle_for))
         with self.engine.connect() as db:
-            return list(db.execute(select(games.c.id).where(games.c.status == "running")
-                                   ).scalars())
+            return list(db.execute(query).scalars())
 
     def count_games(self) -> int:
         with self.engine.connect() as db:
