@@ -68,6 +68,7 @@ class Hub:
             await asyncio.sleep(every)
             try:
                 for game_id in await self.call(self.service.store.running_game_ids, every):
+                    await self.call(self.service.refresh_game, game_id)
                     self.kick_bots(game_id)
             except Exception:
                 log.exception("looking for stalled bot seats failed")

@@ -109,6 +109,10 @@ class Service:
             if row is not None:
                 live.row = _with_history(row, live.row)
 
+    def refresh_game(self, game_id: str) -> None:
+        """`refresh` by id: a game another process may have moved on."""
+        self.refresh(self.live(game_id))
+
     def sync(self, game_id: str, version: int, seats: bool = False) -> Live:
         """The live game at `version` at least (the version a notification announced)."""
         live = self.live(game_id)
@@ -349,7 +353,6 @@ class Service:
     def bot_turn(self, game_id: str) -> tuple[int, str, dict[str, Any]] | None:
         """(seat, bot spec, job) when a bot seat is to move in a running game, else None."""
         live = self.live(game_id)
-        self.refresh(live)  # another process may have moved it on
         state, row = live.state, live.row
         if row.status != "running" or state.is_terminal():
             return None

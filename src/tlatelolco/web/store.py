@@ -25,6 +25,9 @@ APPEND = text(
     "VALUES (:game_id, :idx, :action, :seat, :created)"
 ).bindparams(bindparam("created", type_=DateTime(True)))
 
+STEPS_SINCE = text("SELECT action, seat FROM actions WHERE game_id = :id AND idx >= :v "
+                   "ORDER BY idx")
+
 
 def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
@@ -104,11 +107,8 @@ class Store:
 
     def steps_since(self, game_id: str, version: int) -> list[tuple[int, int]]:
         """The (action, seat) steps from `version` on, in order."""
-        with self.engine.connect() as db:
-            return [(a, s) for a, s in db.execute(
-                select(actions.c.action, actions.c.seat)
-                .where(actions.c.game_id == game_id, actions.c.idx >= version)
-                .order_by(actions.c.idx)).all()]
+        with self.engine.connect() as db:  # asked before every move: plain SQL text
+            return [(a, s) for a, s in db.execute(STEPS_SINCE, {"id": game_id, "v": version})]
 
     def commit_actions(self, game_id: str, version: int, steps: list[tuple[int, int]],
                        status: str, result: dict[str, Any] | None) -> bool:
