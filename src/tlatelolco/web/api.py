@@ -135,9 +135,7 @@ async def list_games(request: Request, status: Literal["open", "running", "finis
 async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     h = hub(request)
     live = await h.call(h.service.sync, game_id, 0, True)
-    row = live.row
-    row.version = live.version
-    return summary(row, request, h.views_connected(game_id))
+    return {**summary(live.row, request, h.views_connected(game_id)), "version": live.version}
 
 
 @router.post("/games/{game_id}/join", responses=ERRORS, summary="Take an open seat")

@@ -9,6 +9,7 @@ each viewer turns into their own view.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import threading
 from collections import OrderedDict
@@ -20,7 +21,7 @@ from tlatelolco.contract import IllegalActionError
 from tlatelolco.records import make_record
 from tlatelolco.registry import game_class, list_games, load
 from tlatelolco.web.errors import ApiError, forbidden, not_found, unauthorized
-from tlatelolco.web.live import Live, Step, apply_step, build_live, resolve_chance, token_hash
+from tlatelolco.web.live import Live, apply_step, build_live, resolve_chance, token_hash
 from tlatelolco.web.store import GameRow, SeatRow, Store
 
 OPEN, HUMAN, BOT = "open", "human", "bot"
@@ -107,7 +108,7 @@ class Service:
         if steps or seats:
             row = self.store.load_game(live.row.id, with_history=False)
             if row is not None:
-                live.row = _with_history(row, live.row)
+                live.row = row
 
     def refresh_game(self, game_id: str) -> None:
         """`refresh` by id: a game another process may have moved on."""
@@ -254,7 +255,7 @@ class Service:
                     with fresh.lock:
                         if fresh.state.is_chance_node():
                             self._commit(fresh, [])
-                    live.row = _with_history(live.row, live.row, rematch_id=row.id)
+                    live.row = _changed(live.row, rematch_id=row.id)
                 change = Change(game_id, live.version, live.version, seats_changed=True)
             else:
                 change = None
@@ -346,7 +347,7 @@ class Service:
                            f"is now at version {live.version}", version=live.version)
         live.state, live.log = state, log
         if status != live.row.status or result is not None:
-            live.row = _with_history(live.row, live.row, status=status, result=result)
+            live.row = _changed(live.row, status=status, result=result)
         return Change(live.row.id, len(log), previous)
 
     # --- bots -----------------------------------------------------------------------------
@@ -401,12 +402,9 @@ def bot_seed(seed: str, seat: int, version: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _with_history(row: GameRow, old: GameRow, **changes: Any) -> GameRow:
-    """`row` with `changes`, keeping the history lists of `old` (they are never reloaded)."""
-    values = {f: getattr(row, f) for f in row.__dataclass_fields__}
-    values.update(history=old.history, actors=old.actors)
-    values.update(changes)
-    return GameRow(**values)
+def _changed(row: GameRow, **changes: Any) -> GameRow:
+    """A copy of `row` with `changes`: rows are replaced, never changed, as views read them."""
+    return dataclasses.replace(row, **changes)
 
 
-__all__ = ["BOT", "HUMAN", "OPEN", "Change", "Service", "Step"]
+__all__ = ["BOT", "HUMAN", "OPEN", "Change", "Service"]

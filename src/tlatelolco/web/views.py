@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tlatelolco.contract import CHANCE, State
+from tlatelolco.contract import State
 from tlatelolco.web.live import Live, Step
 from tlatelolco.web.store import GameRow
 
@@ -108,4 +108,4 @@ def replay_view(live: Live, state: State, viewer: int | None, step: int) -> dict
     }
 
 
-__all__ = ["CHANCE", "HIDDEN_TEXT", "replay_view", "seat_view"]
+__all__ = ["HIDDEN_TEXT", "replay_view", "seat_view", "seat_view_text"]

@@ -98,6 +98,11 @@
       if (seat.invite_url) html += `<label>Invite link for seat ${seat.seat} (send it to a friend)<input readonly value="${escape(seat.invite_url)}" onclick="this.select()"></label>`;
     }
     html += `<label>Spectator link<input readonly value="${escape(game.spectator_url)}" onclick="this.select()"></label>`;
+    if (/^(localhost|127\.|\[::1\])/.test(location.host)) {
+      html += "<p class=\"note\">These links use this page's address, which only this machine " +
+        "can open. For friends on other machines, start the server with <code>--host 0.0.0.0</code> " +
+        "and open the lobby with an address they can reach.</p>";
+    }
     box.innerHTML = html;
   }
 
