@@ -2,7 +2,8 @@
 
 For each game: create it in the lobby against a bot, open your seat, play it to the end by
 clicking the board's pieces and squares (buttons only for moves with no place on the board),
-one move with the keyboard, a page reload mid-game and a dropped connection that comes back.
+one move with the keyboard, a page reload mid-game and a dropped connection that comes back;
+then step through the replay.
 With TLATELOLCO_SCREENSHOTS=1 the mid-game board is saved to docs/screenshots/ for the README.
 """
 
@@ -138,5 +139,17 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
         assert page.locator("#result").is_visible()
         assert page.locator("#result").text_content().strip() != "Result"
         assert moves > 0 and clicks_on_board > 0
+        final = page_view(page)
+        # the replay: step back from the end, jump to the start, forward again
+        page.click("#links a:has-text('Replay move by move')")
+        page.wait_for_function(f"window.TlatelolcoPage.view?.version === {final['version']}")
+        page.click("#replay button:has-text('Back')")
+        page.wait_for_function(f"window.TlatelolcoPage.view.version === {final['version'] - 1}")
+        assert page.locator("#turn").text_content().startswith(
+            f"Step {final['version'] - 1} of {final['version']}")
+        page.click("#replay button:has-text('Start')")
+        page.wait_for_function("window.TlatelolcoPage.view.version === 0")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("window.TlatelolcoPage.view.version === 1")
         assert errors == [], errors
         page.close()
