@@ -126,7 +126,8 @@ class Server:
     """
 
     def __init__(self, db: str, redis: str | None = None, *, log: Path,
-                 bot_workers: int = 0, bot_delay: float = 0.0) -> None:
+                 bot_workers: int = 0, bot_delay: float = 0.0, host: str = "127.0.0.1") -> None:
+        self.host = host  # the address it listens on (0.0.0.0: every interface)
         self.db = db
         self.redis = redis
         self.log = log
@@ -144,7 +145,7 @@ class Server:
             f"?token={token}" if token else "")
 
     def command(self) -> list[str]:
-        args = ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", self.db,
+        args = ["serve", "--host", self.host, "--port", str(self.port), "--db", self.db,
                 "--bot-workers", str(self.bot_workers), "--bot-delay", str(self.bot_delay),
                 "--log-level", "warning"]
         if self.redis:
