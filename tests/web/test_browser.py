@@ -52,10 +52,18 @@ def wait_turn(page, timeout=60_000):
     return page_view(page)
 
 
-def wait_moved(page, version):
-    page.wait_for_function(
-        f"() => {{ const v = window.TlatelolcoPage.view; return v && v.version > {version}; }}",
-        timeout=30_000)
+def wait_moved(page, version, move):
+    try:
+        page.wait_for_function(
+            f"() => {{ const v = window.TlatelolcoPage.view; return v && v.version > {version}; }}",
+            timeout=30_000)
+    except Exception as err:  # say what the page was doing
+        state = page.evaluate("({version: TlatelolcoPage.view.version, sending:"
+                              " TlatelolcoPage.sending, socket: TlatelolcoPage.socket.readyState,"
+                              " connection: document.getElementById('connection').textContent,"
+                              " picker: document.getElementById('picker').innerText.slice(0, 300),"
+                              " error: document.getElementById('error').textContent})")
+        raise AssertionError(f"{move['text']!r} was not played: {state}") from err
 
 
 def click_move(page, game, move, version, keyboard=False):
@@ -120,7 +128,7 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
             board_targets = page.locator("#board .pick").count()
             click_move(page, game, move, before, keyboard=moves == 1)
             clicks_on_board += board_targets > 0
-            wait_moved(page, before)
+            wait_moved(page, before, move)
             moved = page.evaluate("window.TlatelolcoPage.log")[before]
             assert moved["text"] == move["text"], "the click made a different move"
             moves += 1
@@ -133,8 +141,11 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
                 assert again["version"] >= before
                 assert len(page.evaluate("window.TlatelolcoPage.log")) == again["version"]
             if moves == 20:  # the connection drops: the page reconnects by itself
-                page.evaluate("window.TlatelolcoPage.socket.close()")
-                page.wait_for_function("document.getElementById('connection').textContent"
+                page.evaluate("window.droppedSocket = window.TlatelolcoPage.socket;"
+                              " window.droppedSocket.close()")
+                page.wait_for_function("window.TlatelolcoPage.socket !== window.droppedSocket"
+                                       " && window.TlatelolcoPage.socket.readyState === 1"
+                                       " && document.getElementById('connection').textContent"
                                        " === 'live'", timeout=15_000)
         assert page.locator("#result").is_visible()
         assert page.locator("#result").text_content().strip() != "Result"

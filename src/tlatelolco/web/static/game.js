@@ -53,7 +53,9 @@
     const query = token ? `?token=${encodeURIComponent(token)}` : "";
     socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}${query}`);
     $("connection").textContent = "connecting…";
-    socket.onopen = () => { retry = 0; $("connection").textContent = "live"; };
+    // a move sent on the old connection may be lost: the full view that opens every
+    // connection says whether it was played, so the page may move again either way
+    socket.onopen = () => { retry = 0; sending = false; $("connection").textContent = "live"; };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = (event) => {
       $("connection").textContent = "reconnecting…";
@@ -80,20 +82,29 @@
     else if (message.log_from === log.length) log = log.concat(message.log);
     else { send({type: "sync"}); return; }
     const moved = !view || view.version !== message.version;
+    const same = !moved && summary(view) === summary(message);
     view = message;
     if (moved) { path = []; sending = false; }
-    draw();
+    if (same) drawPlayers();  // only who is online changed: keep the board (and the focus)
+    else draw();
+  }
+
+  function summary(v) {
+    return JSON.stringify([v.status, v.to_move, v.legal.length, v.rematch_id, v.result,
+                           v.players.map((p) => [p.kind, p.name])]);
   }
 
   function send(message) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
   }
 
   function play(move) {
     if (sending) return;
-    sending = true;
     path = [];
-    send({type: "action", action: move.id, version: view.version});
+    sending = send({type: "action", action: move.id, version: view.version});
+    if (!sending) showError("Not connected to the server; reconnecting — try again in a moment.");
     draw();
   }
 
@@ -210,11 +221,17 @@
     document.body.dataset.game = view.game;
     $("title").textContent = view.title + (replayMode ? " — replay" : "");
     const root = $("board");
+    const focused = document.activeElement && root.contains(document.activeElement)
+      ? document.activeElement.getAttribute("data-key") : null;
     root.replaceChildren();
     try { renderer().draw(root, view); }
     catch (err) { root.textContent = `The board could not be drawn: ${err}`; console.error(err); }
     const moves = replayMode ? [] : candidates();
     const marks = markPickable(root, moves);
+    if (focused) {  // a redraw must not throw a keyboard user back to the top of the page
+      const again = root.querySelector(`.pick[data-key="${CSS.escape(focused)}"]`);
+      if (again) again.focus();
+    }
     if (!replayMode) drawPicker(moves, marks);
     drawTurn();
     drawPlayers();

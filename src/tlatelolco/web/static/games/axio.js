@@ -14,7 +14,6 @@
 (function () {
   "use strict";
 
-  const SVGNS = "http://www.w3.org/2000/svg";
   const COLOURS = ["red", "green", "blue", "orange", "purple"];
   const TRACK_TOP = 12; // AX-1: a colour track runs 0..12
   const STACK = 12;
@@ -40,20 +39,8 @@
 
   // --- small helpers ----------------------------------------------------------------------
 
-  function svg(tag, attrs, parent) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
-    }
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-
-  function svgText(parent, x, y, content, attrs) {
-    const node = svg("text", Object.assign({ x, y }, attrs || {}), parent);
-    node.textContent = content;
-    return node;
-  }
+  const T = window.Tlatelolco;  // the shell's shared helpers
+  const svg = T.svg.bind(T), svgText = T.text.bind(T);
 
   function html(tag, cls, parent, content) {
     const node = document.createElement(tag);
@@ -63,18 +50,7 @@
     return node;
   }
 
-  function esc(text) {
-    const T = window.Tlatelolco;
-    if (T && T.escape) return T.escape(String(text));
-    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  }
-
-  function seatName(view, seat) {
-    const T = window.Tlatelolco;
-    if (T && T.seatName) return String(T.seatName(view, seat));
-    const p = (view.players || [])[seat];
-    return (p && p.name ? p.name : "seat " + seat) + (seat === view.viewer ? " (you)" : "");
-  }
+  const esc = (text) => T.escape(text), seatName = (view, seat) => T.seatName(view, seat);
 
   function turned(corners, degrees) {
     const r = ((Math.round(degrees / 90) % 4) + 4) % 4;

@@ -27,7 +27,7 @@
   };
   const SIDES = ["South", "West", "North", "East"];
   // Seat colours (the same order in every Tlatelolco renderer); none is a goods colour.
-  const SEAT_COLOURS = ["#e08a1e", "#7d63b8", "#c2577f", "#2f9c95"];
+  const SEAT_COLOURS = window.Tlatelolco.SEAT_COLOURS;
   const TILE_INFO = {
     crowd: { label: "crowd", effect: "blocks buyers" },
     porter: { label: "porter", effect: "1 good back" },
@@ -51,31 +51,9 @@
   const PX = 770, PW = W - PX - 14;   // the side panel
 
   // ---- small helpers ---------------------------------------------------------------------------
-  function el(tag, attrs, parent) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
-    }
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-  function txt(parent, x, y, str, attrs) {
-    const node = el("text", Object.assign({ x, y }, attrs || {}), parent);
-    node.textContent = str;
-    return node;
-  }
-  function esc(s) {
-    const T = window.Tlatelolco;
-    if (T && T.escape) return T.escape(String(s));
-    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  }
-  function seatName(view, seat) {
-    const T = window.Tlatelolco;
-    if (T && T.seatName) return T.seatName(view, seat);
-    const p = (view.players || []).find((q) => q.seat === seat);
-    const name = p && p.name ? p.name : "seat " + seat;
-    return seat === view.viewer ? name + " (you)" : name;
-  }
+  const T = window.Tlatelolco;  // the shell's shared helpers
+  const el = T.svg.bind(T), txt = T.text.bind(T);
+  const esc = (s) => T.escape(s), seatName = (view, seat) => T.seatName(view, seat);
   function clip(s, n) { return s.length > n ? s.slice(0, n - 1) + "…" : s; }
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
   function slug(s) { return s.replace(/\s+/g, "-"); }

@@ -20,36 +20,14 @@
     emerald: { fill: "#18935a", dark: "#0b5533", light: "#d6f1e2", letter: "E", cut: "step cut" },
   };
   // Seat colours (the same order in every Tlatelolco renderer): none is a gem's colour.
-  const SEAT_COLOURS = ["#e08a1e", "#7d63b8", "#c2577f", "#2f9c95", "#8c6d46", "#5b7fb5", "#8f9a2a"];
+  const SEAT_COLOURS = window.Tlatelolco.SEAT_COLOURS;
   const W = 1100;
   const MIN_PRICE = 1, MAX_PRICE = 19, START = 10;
 
   // ---- small SVG helpers ---------------------------------------------------------------------
-  function el(tag, attrs, parent) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
-    }
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-  function txt(parent, x, y, str, attrs) {
-    const node = el("text", Object.assign({ x, y }, attrs || {}), parent);
-    node.textContent = str;
-    return node;
-  }
-  function esc(s) {
-    const T = window.Tlatelolco;
-    if (T && T.escape) return T.escape(String(s));
-    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  }
-  function seatName(view, seat) {
-    const T = window.Tlatelolco;
-    if (T && T.seatName) return T.seatName(view, seat);
-    const p = (view.players || []).find((q) => q.seat === seat);
-    const name = p && p.name ? p.name : "seat " + seat;
-    return seat === view.viewer ? name + " (you)" : name;
-  }
+  const T = window.Tlatelolco;  // the shell's shared helpers
+  const el = T.svg.bind(T), txt = T.text.bind(T);
+  const esc = (s) => T.escape(s), seatName = (view, seat) => T.seatName(view, seat);
   function seatColour(seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; }
   function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }

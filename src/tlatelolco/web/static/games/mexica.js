@@ -27,7 +27,6 @@
 (function () {
   "use strict";
 
-  const SVGNS = "http://www.w3.org/2000/svg";
   const COLS = "ABCDEFGHIJKLMNOPQRSTUVW";
   const W = 23, H = 16;
   const S = 40;                 // one square
@@ -38,7 +37,7 @@
   const BAR_H = 140;
   const VIEW_H = BAR_Y + BAR_H;
   // Seat colours (the same order in every Tlatelolco renderer); seat numbers on every piece.
-  const SEAT_COLOURS = ["#e08a1e", "#7d63b8", "#c2577f", "#2f9c95", "#8c6d46", "#5b7fb5", "#8f9a2a"];
+  const SEAT_COLOURS = window.Tlatelolco.SEAT_COLOURS;
   const SEAT_DARK = ["#8a4f06", "#46347a", "#7a2a4a", "#14605b", "#553f22", "#2f4a78", "#56600f"];
   const AP_PER_TURN = 6, TOKENS_PER_TURN = 2, START_BONUS = 5, PART_ONE_TILES = 8;
   const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
@@ -51,31 +50,9 @@
   };
 
   // ---- small helpers -------------------------------------------------------------------------
-  function el(tag, attrs, parent) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v !== null && v !== undefined) node.setAttribute(k, String(v));
-    }
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-  function txt(parent, x, y, str, attrs) {
-    const node = el("text", Object.assign({ x, y }, attrs || {}), parent);
-    node.textContent = str;
-    return node;
-  }
-  function esc(s) {
-    const T = window.Tlatelolco;
-    if (T && T.escape) return T.escape(String(s));
-    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  }
-  function seatName(view, seat) {
-    const T = window.Tlatelolco;
-    if (T && T.seatName) return T.seatName(view, seat);
-    const p = (view.players || []).find((q) => q.seat === seat);
-    const name = p && p.name ? p.name : "seat " + seat;
-    return seat === view.viewer ? name + " (you)" : name;
-  }
+  const T = window.Tlatelolco;  // the shell's shared helpers
+  const el = T.svg.bind(T), txt = T.text.bind(T);
+  const esc = (s) => T.escape(s), seatName = (view, seat) => T.seatName(view, seat);
   function seatColour(seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; }
   function seatDark(seat) { return SEAT_DARK[seat % SEAT_DARK.length]; }
   function plural(n, word, many) { return n + " " + (n === 1 ? word : (many || word + "s")); }
