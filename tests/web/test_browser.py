@@ -153,7 +153,7 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
         final = page_view(page)
         # the replay: step back from the end, jump to the start, forward again
         page.click("#links a:has-text('Replay move by move')")
-        page.wait_for_function(f"window.TlatelolcoPage.view?.version === {final['version']}")
+        page.wait_for_function(f"window.TlatelolcoPage?.view?.version === {final['version']}")
         page.click("#replay button:has-text('Back')")
         page.wait_for_function(f"window.TlatelolcoPage.view.version === {final['version'] - 1}")
         assert page.locator("#turn").text_content().startswith(

@@ -247,9 +247,8 @@ class Service:
                               options=dict(live.row.options), seed=str(secrets.randbits(63)),
                               status=game_status(seats, False), version=0,
                               listed=live.row.listed, seats=seats)
-                self.store.create_game(row)
-                if not self.store.set_rematch(game_id, row.id):
-                    self.refresh(live, seats=True)
+                if not self.store.create_game(row, rematch_of=game_id):
+                    self._catch_up(live, seats=True)  # another process made it first
                 else:
                     fresh = self.live(row.id)
                     with fresh.lock:

@@ -64,9 +64,18 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def create_game(self, row: GameRow) -> None:
+    def create_game(self, row: GameRow, rematch_of: str | None = None) -> bool:
+        """Store a new game; as the rematch of `rematch_of` only if that game has none yet
+        (False, and nothing stored, when another one was linked first)."""
         stamp = now()
         with self.engine.begin() as db:
+            if rematch_of is not None:
+                linked = db.execute(update(games).where(games.c.id == rematch_of,
+                                                        games.c.rematch_id.is_(None))
+                                    .values(rematch_id=row.id))
+                if linked.rowcount != 1:
+                    db.rollback()
+                    return False
             db.execute(insert(games).values(
                 id=row.id, game=row.game, options=row.options, seed=row.seed,
                 status=row.status, version=0, listed=row.listed, result=None,
@@ -74,6 +83,7 @@ class Store:
             db.execute(insert(seats), [
                 {"game_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
                  "name": s.name, "token_hash": s.token_hash} for s in row.seats])
+        return True
 
     def load_game(self, game_id: str, with_history: bool = True) -> GameRow | None:
         with self.engine.connect() as db:
@@ -161,14 +171,6 @@ class Store:
             db.execute(update(games).where(games.c.id == game_id)
                        .values(status=status, updated_at=now()))
             return str(status)
-
-    def set_rematch(self, game_id: str, rematch_id: str) -> bool:
-        """Link the rematch, unless another one was linked first."""
-        with self.engine.begin() as db:
-            moved = db.execute(update(games).where(games.c.id == game_id,
-                                                   games.c.rematch_id.is_(None))
-                               .values(rematch_id=rematch_id))
-            return moved.rowcount == 1
 
     def list_games(self, status: str | None, limit: int) -> list[GameRow]:
         with self.engine.connect() as db:
