@@ -1,7 +1,8 @@
 """The asynchronous side of the server: announcing changes, playing bot seats, presence.
 
-The `Service` decides (in worker threads); the hub tells everybody about it through the
-pub/sub and keeps bot seats moving, one task per game with a bot to move.
+The `Service` decides (in worker threads; with SQLite, reads on the loop and writes in one
+writer thread); the hub tells everybody about it through the pub/sub and keeps bot seats
+moving, one task per game with a bot to move.
 """
 
 from __future__ import annotations

@@ -187,10 +187,13 @@ class Store:
                     for g in found]
 
     def running_game_ids(self, idle_for: float = 0.0) -> list[str]:
-        """Running games, or those among them with no move for `idle_for` seconds."""
+        """Running games, or those among them with a bot seat and no move for `idle_for`
+        seconds (a bot whose process died)."""
         query = select(games.c.id).where(games.c.status == "running")
         if idle_for > 0:
-            query = query.where(games.c.updated_at < now() - dt.timedelta(seconds=idle_for))
+            query = query.where(
+                games.c.updated_at < now() - dt.timedelta(seconds=idle_for),
+                games.c.id.in_(select(seats.c.game_id).where(seats.c.kind == "bot")))
         with self.engine.connect() as db:
             return list(db.execute(query).scalars())
 
