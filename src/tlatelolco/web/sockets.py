@@ -18,7 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from tlatelolco.web.errors import ApiError
 from tlatelolco.web.hub import Hub
 from tlatelolco.web.pubsub import channel
-from tlatelolco.web.views import seat_view_text
+from tlatelolco.web.views import versioned_view
 
 router = APIRouter()
 
@@ -70,11 +70,9 @@ class Session:
             live = await self.hub.call(self.hub.service.sync, self.game_id, version, seats)
             if not full and live.version < self.sent:
                 return
-            sent = live.version
-            text = await self.hub.call(seat_view_text, live, self.viewer,
-                                       0 if full else self.sent,
-                                       self.hub.views_connected(self.game_id))
-            self.sent = max(sent, self.sent)
+            text, self.sent = await self.hub.call(versioned_view, live, self.viewer,
+                                                  0 if full else self.sent,
+                                                  self.hub.views_connected(self.game_id))
             await self.ws.send_text(text)
 
     async def error(self, err: ApiError) -> None:

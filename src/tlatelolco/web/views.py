@@ -55,6 +55,12 @@ def seat_view_text(live: Live, viewer: int | None, log_from: int = 0,
                    connected: dict[int, int] | None = None) -> str:
     """The view of `viewer` (a seat, or None for a spectator) now, with the log from `log_from`,
     as JSON text. The parts every viewer shares are encoded once per version."""
+    return versioned_view(live, viewer, log_from, connected)[0]
+
+
+def versioned_view(live: Live, viewer: int | None, log_from: int = 0,
+                   connected: dict[int, int] | None = None) -> tuple[str, int]:
+    """`seat_view_text` and the version it shows (the game may move on while it is built)."""
     row = live.row
     state, log = live.current()
     to_move = state.current_player()
@@ -74,7 +80,7 @@ def seat_view_text(live: Live, viewer: int | None, log_from: int = 0,
                   "players": players(row, connected), "rematch_id": row.rematch_id,
                   "log_from": log_from,
                   "log": log_entries(state, log, viewer, log_from)})[1:]
-    return f'{common},"observation":{observed},"legal":{legal},{rest}'
+    return f'{common},"observation":{observed},"legal":{legal},{rest}', len(log)
 
 
 def seat_view(live: Live, viewer: int | None, log_from: int = 0,
@@ -108,4 +114,4 @@ def replay_view(live: Live, state: State, viewer: int | None, step: int) -> dict
     }
 
 
-__all__ = ["HIDDEN_TEXT", "replay_view", "seat_view", "seat_view_text"]
+__all__ = ["HIDDEN_TEXT", "replay_view", "seat_view", "seat_view_text", "versioned_view"]
