@@ -18,7 +18,7 @@ from typing import Any
 
 from tlatelolco.bots import bot_names, make_bot, parse_spec
 from tlatelolco.contract import IllegalActionError
-from tlatelolco.records import make_record
+from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
 from tlatelolco.web.errors import ApiError, forbidden, not_found, unauthorized
 from tlatelolco.web.live import Live, apply_step, build_live, resolve_chance, token_hash
@@ -337,8 +337,7 @@ class Service:
             apply_step(state, action, log, actor)
         steps = steps + resolve_chance(state, live.row.seed, log)
         status = game_status(live.row.seats, state.is_terminal())
-        result = ({"returns": state.returns(), "scores": state.scores()}
-                  if state.is_terminal() else None)
+        result = result_of(state)
         previous = live.version
         if not self.store.commit_actions(live.row.id, previous, steps, status, result):
             self._catch_up(live, seats=True)

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from tlatelolco.contract import State
+from tlatelolco.records import result_of
 from tlatelolco.web.live import Live, Step
 from tlatelolco.web.store import GameRow
 
@@ -35,12 +36,6 @@ def log_entries(state: State, log: list[Step], viewer: int | None, start: int,
 def legal_moves(state: State) -> list[dict[str, Any]]:
     return [{"id": a, "text": state.action_to_string(a), "move": state.action_to_dict(a)}
             for a in state.legal_actions()]
-
-
-def result(state: State) -> dict[str, Any] | None:
-    if not state.is_terminal():
-        return None
-    return {"returns": state.returns(), "scores": state.scores()}
 
 
 def observation(state: State, viewer: int | None) -> dict[str, Any]:
@@ -74,7 +69,7 @@ def versioned_view(live: Live, viewer: int | None, log_from: int = 0,
     common = live.cached(state, "common", lambda: dumps({
         "type": "view", "game_id": row.id, "game": row.game, "title": live.game.info.title,
         "options": dict(live.game.options), "version": len(log),
-        "to_move": to_move, "scores": state.scores(), "result": result(state)})[:-1])
+        "to_move": to_move, "scores": state.scores(), "result": result_of(state)})[:-1])
     log_from = max(0, min(log_from, len(log)))
     rest = dumps({"viewer": viewer, "status": row.status,
                   "players": players(row, connected), "rematch_id": row.rematch_id,
@@ -107,7 +102,7 @@ def replay_view(live: Live, state: State, viewer: int | None, step: int) -> dict
         "observation": observation(state, viewer),
         "legal": [],
         "scores": state.scores(),
-        "result": result(state),
+        "result": result_of(state),
         "log_from": 0,
         "log": log_entries(state, live.log, viewer, 0, step),
         "rematch_id": None,
