@@ -18,13 +18,19 @@ GREEDY: dict[str, str] = {
     "mexica": "tlatelolco.bots.greedy.mexica:MexicaGreedy",
 }
 
+# the search bots, for every game
+SEARCHERS: dict[str, str] = {
+    "mcts": "tlatelolco.bots.mcts:MCTS",
+    "ismcts": "tlatelolco.bots.mcts:ISMCTS",
+}
+
 
 def bot_names(game: Game) -> list[str]:
     """The bot names available for `game`."""
     names = ["random"]
     if game.info.name in GREEDY:
         names.append("greedy")
-    return names
+    return [*names, "mcts", "ismcts"]
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -53,6 +59,9 @@ def make_bot(spec: str, game: Game, seat: int, seed: int | str | None = None) ->
         cls: type[Bot] = RandomBot
     elif name == "greedy" and game.info.name in GREEDY:
         module, attr = GREEDY[game.info.name].split(":")
+        cls = getattr(importlib.import_module(module), attr)
+    elif name in SEARCHERS:
+        module, attr = SEARCHERS[name].split(":")
         cls = getattr(importlib.import_module(module), attr)
     else:
         raise ValueError(f"unknown bot {name!r} for {game.info.name}; "

@@ -241,7 +241,9 @@ class AxioState(State):
         new = self.clone()
         t = new._t
         others = [s for s in range(t.num_players) if s != player and t.hands[s] >= 0]
-        unseen = t.pool + [t.hands[s] for s in others]
+        # sorted first: the draw must depend only on what `player` knows, not on which unseen
+        # tile really is where (ISMCTS relies on it)
+        unseen = sorted(t.pool + [t.hands[s] for s in others])
         rng.shuffle(unseen)
         for seat in others:
             tile = unseen.pop()

@@ -1,0 +1,101 @@
+"""Evaluations for truncated search: a position's estimated share of victory per seat.
+
+A search that stops a rollout before the end needs to say how good the position is for each
+seat, on the same scale as `returns()` (a share of victory in [0, 1] per seat, partners
+sharing their side's). Each game estimates a *worth* per side, in its own points, that
+approximates the final score (Grand Bazaar: money plus the 10 grands each gem pays at the end;
+Mexica: points so far plus what the areas would pay at the scorings to come; the others: their
+score so far), and a logistic choice over the sides' worths at the game's `scale` (roughly how
+many points make a lead hard to lose) turns it into shares.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from tlatelolco.contract import Game, State
+
+Evaluator = Callable[[State], list[float]]
+Worth = Callable[[State], Sequence[float]]
+
+# game -> points that separate a slight lead from a near-certain win
+SCALES: dict[str, float] = {
+    "grand_bazaar": 12.0,
+    "aztec_market": 3.0,
+    "axio": 1.5,
+    "mexica": 8.0,
+}
+
+
+def shares(worth: Sequence[float], sides: tuple[tuple[int, ...], ...], scale: float,
+           players: int) -> list[float]:
+    """Each seat's share of victory: a softmax over its side's worth, over `scale`."""
+    side_worth = [worth[side[0]] for side in sides]
+    top = max(side_worth)
+    weights = [math.exp((w - top) / scale) for w in side_worth]
+    total = sum(weights)
+    values = [0.0] * players
+    for side, weight in zip(sides, weights, strict=True):
+        for seat in side:
+            values[seat] = weight / total
+    return values
+
+
+def grand_bazaar_worth(state: State) -> list[float]:
+    """Money plus 10 grands a gem: what each player would hold if the game ended now
+    (GB-5's payout), which the remaining price cards can only move by trades."""
+    b = state.bazaar  # type: ignore[attr-defined]
+    return [money + 10.0 * sum(hand) for money, hand in zip(b.money, b.hands, strict=True)]
+
+
+def mexica_worth(state: State) -> list[float]:
+    """Points so far, action tokens, and every area ranked as the scorings still to come will
+    rank it (the greedy bot's own valuation, `MexicaGreedy.area_points`)."""
+    from tlatelolco.bots.greedy.mexica import TOKEN_SUM, TOKEN_WORTH, MexicaGreedy
+    from tlatelolco.games.mexica.scoring import levels_by_area
+
+    city = state.city  # type: ignore[attr-defined]
+    worth = [s + TOKEN_WORTH * TOKEN_SUM[t] for s, t in zip(city.scores, city.tokens,
+                                                            strict=True)]
+    valuer = _mexica_valuer(MexicaGreedy, state.get_game())
+    for ident, levels in levels_by_area(city).items():
+        for seat, won in enumerate(valuer.area_points(city, ident, levels)):
+            worth[seat] += won
+    return worth
+
+
+_VALUERS: dict[Game, object] = {}
+
+
+def _mexica_valuer(cls: type, game: Game) -> object:
+    valuer = _VALUERS.get(game)
+    if valuer is None:
+        valuer = _VALUERS[game] = cls(game, 0, 0)
+    return valuer
+
+
+def score_worth(state: State) -> list[float]:
+    return state.scores()
+
+
+WORTH: dict[str, Worth] = {
+    "grand_bazaar": grand_bazaar_worth,
+    "mexica": mexica_worth,
+}
+
+
+def evaluator_for(game: Game) -> Evaluator:
+    """The evaluation of `game`'s positions: its worth per seat turned into shares."""
+    worth = WORTH.get(game.info.name, score_worth)
+    scale = SCALES.get(game.info.name, 1.0)
+    sides = game.teams()
+    players = game.num_players()
+
+    def evaluate(state: State) -> list[float]:
+        return shares(worth(state), sides, scale, players)
+
+    return evaluate
+
+
+__all__ = ["SCALES", "Evaluator", "evaluator_for", "shares"]

@@ -1,0 +1,280 @@
+"""Monte Carlo tree search: UCT with chance nodes, and its information-set variant.
+
+One search grows a tree of decisions from the position handed to the bot. An iteration walks
+down the tree (UCB1 at decision nodes, outcomes drawn by their probabilities at chance nodes),
+adds one node, plays on with a rollout policy for a bounded number of decisions, and scores the
+position it reaches: the game's returns if it is over, else the game's evaluation (an estimated
+share of victory per seat, `tlatelolco.bots.evaluation`). Every seat's value is kept, so each
+node's mover maximises its own share (max^n), which covers 2 to 7 players and teams alike.
+
+`ISMCTS` (single-observer information-set MCTS, Cowling et al. 2012) starts every iteration
+from a fresh state drawn with `resample_from_infostate`, so the tree is one tree of the seat's
+information set and never of the true state; a child is scored by how often it was available,
+since what is legal differs between draws.
+
+Both take a budget in wall time (`time=`), iterations (`iterations=`) or both (whichever ends
+first); with neither they think for one second. The same seed and an iteration budget give the
+same move. `last_search` keeps the root's statistics for hints.
+"""
+
+from __future__ import annotations
+
+import math
+import time as clock
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tlatelolco.bots.base import Bot
+from tlatelolco.bots.evaluation import Evaluator, evaluator_for
+from tlatelolco.chance import sample_chance
+from tlatelolco.contract import Game, State
+
+DEFAULT_TIME = 1.0
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    """A position reached by a path of actions; `totals[s]` sums seat s's values through it."""
+
+    children: dict[int, Node] = field(default_factory=dict)
+    visits: int = 0
+    available: int = 0  # iterations in which this node's action was legal (ISMCTS)
+    totals: list[float] = field(default_factory=list)
+    primed: bool = False  # the rollout policy's own choice has been expanded first
+
+
+@dataclass(slots=True)
+class ActionStats:
+    action: int
+    text: str
+    visits: int
+    value: float  # the searching seat's mean value after this action, in [0, 1]
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """What one search found: the move and the root's statistics, best first."""
+
+    action: int
+    iterations: int
+    seconds: float
+    actions: list[ActionStats]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "iterations": self.iterations, "seconds": self.seconds,
+                "actions": [{"action": a.action, "text": a.text, "visits": a.visits,
+                             "value": a.value} for a in self.actions]}
+
+
+Policy = Callable[[State], int]
+
+
+class MCTS(Bot):
+    """UCT over the position it is handed (for a hidden-information game: one draw of it).
+
+    Parameters (all optional, as in `mcts:time=0.5,c=0.7`):
+    - `time`: seconds per decision; `iterations`: iterations per decision.
+    - `c`: the exploration constant of UCB1 (values are shares of victory in [0, 1]).
+    - `rollout`: `greedy` (the game's greedy bot, where it has one) or `random`.
+    - `depth`: decisions played by the rollout before the position is evaluated; 0 evaluates
+      the new node at once.
+    - `widen`: progressive widening; a node considers `1 + widen * visits ** 0.5` actions, the
+      rollout policy's own choice first, so searches in positions with hundreds of moves
+      deepen instead of trying each move once. 0 considers every legal action at once.
+    """
+
+    name = "mcts"
+    determinize = False
+
+    def __init__(self, game: Game, seat: int, seed: int | str | None = None, *,
+                 time: float | None = None, iterations: int | None = None, c: float = 0.7,
+                 rollout: str = "greedy", depth: int = 8, widen: float = 1.0) -> None:
+        super().__init__(game, seat, seed)
+        if time is None and iterations is None:
+            time = DEFAULT_TIME
+        if time is not None and not time > 0:
+            raise ValueError(f"time must be a positive number of seconds, got {time}")
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise ValueError(f"iterations must be a whole number ≥ 1, got {iterations}")
+        if not c >= 0:
+            raise ValueError(f"c must be ≥ 0, got {c}")
+        if not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be a whole number ≥ 0, got {depth}")
+        if not widen >= 0:
+            raise ValueError(f"widen must be ≥ 0, got {widen}")
+        if rollout not in ("greedy", "random"):
+            raise ValueError(f"rollout must be greedy or random, got {rollout!r}")
+        self.time, self.iterations = time, iterations
+        self.c, self.depth, self.widen = float(c), depth, float(widen)
+        self.players = game.num_players()
+        self.evaluate: Evaluator = evaluator_for(game)
+        self.policies = self._policies(game, rollout)
+        self.last_search: SearchResult | None = None
+
+    def _policies(self, game: Game, rollout: str) -> list[Policy] | None:
+        """One rollout policy per seat: the greedy bot of that seat, or None for random."""
+        if rollout == "random":
+            return None
+        from tlatelolco.bots import GREEDY, make_bot  # the factory imports this module
+
+        if game.info.name not in GREEDY:
+            return None
+        return [make_bot("greedy", game, s, f"{self.rng.random()}:rollout:{s}").step
+                for s in range(self.players)]
+
+    # --- the decision ------------------------------------------------------------------------
+    def step(self, state: State) -> int:
+        return self.search(state).action
+
+    def search(self, state: State) -> SearchResult:
+        """Search from `state` (the seat's own view of it) within the budget."""
+        if state.current_player() != self.seat:
+            raise ValueError(f"{self!r} was asked to move in {state!r}, where seat "
+                             f"{state.current_player()} is to move")
+        started = clock.perf_counter()
+        legal = state.legal_actions()
+        root = Node(totals=[0.0] * self.players)
+        done = 0
+        if len(legal) > 1:
+            deadline = None if self.time is None else started + self.time
+            limit = self.iterations
+            while limit is None or done < limit:
+                self._iterate(root, state)
+                done += 1
+                if deadline is not None:
+                    now = clock.perf_counter()
+                    if now >= deadline or self._settled(root, done, now - started,
+                                                        deadline - now):
+                        break
+        stats = self._root_stats(state, root, legal)
+        action = stats[0].action if stats and stats[0].visits else legal[0]
+        if len(legal) == 1:
+            action = legal[0]
+        self.last_search = SearchResult(action, done, clock.perf_counter() - started, stats)
+        return self.last_search
+
+    @staticmethod
+    def _settled(root: Node, done: int, spent: float, left: float) -> bool:
+        """Stop early when the most visited move cannot be caught in the time left."""
+        if len(root.children) < 2:
+            return False
+        first, second = sorted((c.visits for c in root.children.values()), reverse=True)[:2]
+        return first - second > done * left / spent
+
+    def _root_stats(self, state: State, root: Node, legal: list[int]) -> list[ActionStats]:
+        seat = self.seat
+        allowed = set(legal)
+        stats = [ActionStats(a, state.action_to_string(a), n.visits,
+                             n.totals[seat] / n.visits if n.visits else 0.0)
+                 for a, n in root.children.items() if a in allowed]
+        stats.sort(key=lambda s: (-s.visits, -s.value, s.action))
+        return stats
+
+    # --- one iteration -----------------------------------------------------------------------
+    def _start(self, state: State) -> State:
+        return state.clone()
+
+    def _iterate(self, root: Node, position: State) -> None:
+        state = self._start(position)
+        rng = self.rng
+        path = [root]
+        node = root
+        while True:
+            if state.is_terminal():
+                values = state.returns()
+                break
+            if state.is_chance_node():
+                outcome = sample_chance(state, rng)
+                child = node.children.get(outcome)
+                if child is None:
+                    child = node.children[outcome] = Node(totals=[0.0] * self.players)
+                state.apply_action(outcome)
+                node = child
+                path.append(node)
+                continue
+            mover = state.current_player()
+            legal = state.legal_actions()
+            action = self._expand(node, state, legal)
+            if action is not None:
+                child = node.children[action] = Node(totals=[0.0] * self.players)
+                child.available = 1
+                state.apply_action(action)
+                path.append(child)
+                values = self._rollout(state)
+                break
+            action = self._select(node, legal, mover)
+            node = node.children[action]
+            state.apply_action(action)
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for s in range(self.players):
+                totals[s] += values[s]
+
+    def _expand(self, node: Node, state: State, legal: list[int]) -> int | None:
+        """An action to add below `node`, or None to select among its children."""
+        children = node.children
+        if len(children) >= len(legal):
+            return None
+        if (self.widen and len(children) >= 1 + self.widen * math.sqrt(node.visits)
+                and any(a in children for a in legal)):
+            return None
+        if not node.primed and self.policies is not None:
+            node.primed = True
+            choice = self.policies[state.current_player()](state)
+            if choice not in children:
+                return choice
+        untried = [a for a in legal if a not in children]
+        return self.rng.choice(untried) if untried else None
+
+    def _select(self, node: Node, legal: list[int], mover: int) -> int:
+        children = node.children
+        c = self.c
+        best, best_score = -1, -math.inf
+        for action in legal:
+            child = children.get(action)
+            if child is None:
+                continue
+            child.available += 1
+            visits = child.visits
+            if visits == 0:
+                return action
+            score = (child.totals[mover] / visits
+                     + c * math.sqrt(math.log(child.available) / visits))
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def _rollout(self, state: State) -> list[float]:
+        rng = self.rng
+        policies = self.policies
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            if decisions >= self.depth:
+                return self.evaluate(state)
+            if policies is None:
+                action = rng.choice(state.legal_actions())
+            else:
+                action = policies[state.current_player()](state)
+            state.apply_action(action)
+            decisions += 1
+        return state.returns()
+
+
+class ISMCTS(MCTS):
+    """MCTS over the seat's information set: each iteration searches a fresh draw of the
+    hidden information consistent with what the seat has seen."""
+
+    name = "ismcts"
+    determinize = True
+
+    def _start(self, state: State) -> State:
+        return state.resample_from_infostate(self.seat, self.rng)
+
+
+__all__ = ["ISMCTS", "MCTS", "ActionStats", "Node", "SearchResult"]
