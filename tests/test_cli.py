@@ -203,6 +203,29 @@ def test_bench_prints_a_table_and_writes_json(tmp_path: Path) -> None:
     rows = json.loads(path.read_text())
     assert rows[0]["game"] == "grand_bazaar"
     assert rows[0]["moves_per_s"] > 0
+    assert rows[0]["search"] == "mcts"
+    assert rows[0]["search_iterations_per_s"] > 0
+
+
+def test_a_search_bot_takes_a_seat_and_hints_are_offered(tmp_path: Path,
+                                                          monkeypatch: Any) -> None:
+    """`--seat 1=mcts:…` plays a whole game against a person; `hint` shows the search's
+    favourite moves with their expected share of victory."""
+    monkeypatch.setattr("tlatelolco.cli.human.HINT_SECONDS", 0.1)
+    path = tmp_path / "mcts.json"
+    result = invoke("play", "axio", "--players", "2", "--seat", "1=ismcts:iterations=5,depth=1",
+                    "--seed", "3", "--record", str(path), input="hint\n" + "1\n" * 200)
+    assert result.exit_code == 0, result.output
+    assert "Hint (ismcts," in result.output
+    assert "%" in result.output.split("Hint (ismcts,")[1].splitlines()[1]
+    record, state = load_record(path)
+    assert state.is_terminal()
+    assert record["players"] == ["human", "ismcts:iterations=5,depth=1"]
+
+
+def test_a_bad_search_parameter_is_a_usage_error() -> None:
+    one_line_error(invoke("play", "grand_bazaar", "--seat", "1=mcts:time=-1"), 2,
+                   "--seat 1=mcts:time=-1", "time must be a positive")
 
 
 def test_bench_rejects_an_unknown_game() -> None:

@@ -65,6 +65,7 @@ def bench_game(
     _per_second(_clone_all, samples, warm_up / 4)
     _per_second(_legal_all, samples, warm_up / 4)
 
+    iterations, searched = _search_rate(game, samples, seconds / 2)
     return {
         "game": name,
         "players": game.num_players(),
@@ -73,6 +74,8 @@ def bench_game(
         "clones_per_s": round(_per_second(_clone_all, samples, seconds / 4), 1),
         "legal_actions_per_s": round(_per_second(_legal_all, samples, seconds / 4), 1),
         "mean_length": round(moves / played, 1),
+        "search": search_spec(game),
+        "search_iterations_per_s": round(iterations / searched, 1) if searched else 0.0,
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "machine": machine(),
     }
@@ -103,6 +106,31 @@ def _playouts(
                 cut = rng.randrange(len(history) // 4, 3 * len(history) // 4 + 1)
                 samples.append(game.replay(history[: min(cut, len(history) - 1)]))
     return moves, played, elapsed, samples
+
+
+def search_spec(game: Game) -> str:
+    """The search bot the arena's bars use: ISMCTS where seats hide things, else MCTS."""
+    return "ismcts" if game.info.information == "imperfect" else "mcts"
+
+
+def _search_rate(game: Game, samples: Sequence[State], seconds: float) -> tuple[int, float]:
+    """(iterations, seconds) of the game's search bot, with its default parameters, thinking
+    in turn from each sampled position where a seat has a choice."""
+    from tlatelolco.bots import make_bot  # bots import the engines; keep this module light
+
+    positions = [s for s in samples if not s.is_chance_node() and not s.is_terminal()
+                 and len(s.legal_actions()) > 1][:16]
+    if not positions:
+        return 0, 0.0
+    share = seconds / len(positions)
+    iterations, spent = 0, 0.0
+    for index, state in enumerate(positions):
+        bot = make_bot(f"{search_spec(game)}:time={share}", game, state.current_player(),
+                       seed=index)
+        result = bot.search(state)  # type: ignore[attr-defined]
+        iterations += result.iterations
+        spent += result.seconds
+    return iterations, spent
 
 
 def _clone_all(states: Sequence[State]) -> None:

@@ -90,6 +90,7 @@ def test_it_refuses_to_move_for_another_seat() -> None:
     ("mcts:rollout=clever", "rollout must be greedy or random"),
     ("mcts:speed=3", "has no parameter 'speed'; allowed: time, iterations, c, rollout"),
     ("ismcts:c=-1", "c must be"),
+    ("mcts:prior=1", "prior must be from 0 up to"),
 ])
 def test_bad_parameters_say_what_is_allowed(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):

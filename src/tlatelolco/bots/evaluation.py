@@ -22,8 +22,8 @@ Worth = Callable[[State], Sequence[float]]
 # game -> points that separate a slight lead from a near-certain win
 SCALES: dict[str, float] = {
     "grand_bazaar": 12.0,
-    "aztec_market": 3.0,
-    "axio": 1.5,
+    "aztec_market": 4.0,
+    "axio": 1.0,
     "mexica": 8.0,
 }
 
@@ -75,11 +75,49 @@ def _mexica_valuer(cls: type, game: Game) -> object:
     return valuer
 
 
+def axio_worth(state: State) -> list[float]:
+    """A soft minimum of each player's colour tracks (AX-5 ranks the lowest colour, then the
+    next): unlike the minimum itself, which stays 0 for much of the game, it rewards raising
+    every colour near the bottom, the lowest most."""
+    k = AXIO_SOFTNESS
+    return [-k * math.log(sum(math.exp(-v / k) for v in tracks))
+            for tracks in state.table.scores]  # type: ignore[attr-defined]
+
+
+AXIO_SOFTNESS = 1.0
+
+
+def aztec_market_worth(state: State) -> list[float]:
+    """Each side's goods weighted by the king's goods of their colour plus what the king can
+    still be expected to buy (AM-7's product, before the king is complete), and its coins at
+    a good's worth: the greedy bot's material count."""
+    from tlatelolco.games.aztec_market.components import NUM_COLOURS, TEAMS
+    from tlatelolco.games.aztec_market.rules import buyer_coins, goods_by_colour
+
+    m = state.market  # type: ignore[attr-defined]
+    future = AM_KING_PRIOR * m.bag()
+    weights = [k + future for k in m.king_goods]
+    coin = sum(weights) / NUM_COLOURS
+    worth = [0.0] * m.num_players
+    for side in TEAMS[m.num_players]:
+        held = [goods_by_colour(m, seat) for seat in side]
+        value = sum(weights[c] * max(h[c] for h in held) for c in range(NUM_COLOURS))
+        value += coin * sum(sum(buyer_coins(m, seat)) for seat in side)
+        for seat in side:
+            worth[seat] = value
+    return worth
+
+
+AM_KING_PRIOR = 0.0625  # king goods a colour gains per good left in the bag (one per PASS)
+
+
 def score_worth(state: State) -> list[float]:
     return state.scores()
 
 
 WORTH: dict[str, Worth] = {
+    "axio": axio_worth,
+    "aztec_market": aztec_market_worth,
     "grand_bazaar": grand_bazaar_worth,
     "mexica": mexica_worth,
 }

@@ -41,7 +41,7 @@ class Node:
     visits: int = 0
     available: int = 0  # iterations in which this node's action was legal (ISMCTS)
     totals: list[float] = field(default_factory=list)
-    primed: bool = False  # the rollout policy's own choice has been expanded first
+    favourite: int = -1  # the rollout policy's own choice here, expanded first (-1: none yet)
 
 
 @dataclass(slots=True)
@@ -82,6 +82,9 @@ class MCTS(Bot):
     - `widen`: progressive widening; a node considers `1 + widen * visits ** 0.5` actions, the
       rollout policy's own choice first, so searches in positions with hundreds of moves
       deepen instead of trying each move once. 0 considers every legal action at once.
+    - `prior`: the weight of the rollout policy's choice as a prior (PUCT, as in AlphaZero):
+      the search leaves the greedy bot's move only where what it sees beats it; 0 is plain
+      UCB1. Without a greedy rollout there is no prior.
     """
 
     name = "mcts"
@@ -89,7 +92,8 @@ class MCTS(Bot):
 
     def __init__(self, game: Game, seat: int, seed: int | str | None = None, *,
                  time: float | None = None, iterations: int | None = None, c: float = 0.7,
-                 rollout: str = "greedy", depth: int = 8, widen: float = 1.0) -> None:
+                 rollout: str = "greedy", depth: int = 8, widen: float = 1.0,
+                 prior: float = 0.5) -> None:
         super().__init__(game, seat, seed)
         if time is None and iterations is None:
             time = DEFAULT_TIME
@@ -103,14 +107,23 @@ class MCTS(Bot):
             raise ValueError(f"depth must be a whole number ≥ 0, got {depth}")
         if not widen >= 0:
             raise ValueError(f"widen must be ≥ 0, got {widen}")
+        if not 0 <= prior < 1:
+            raise ValueError(f"prior must be from 0 up to (not including) 1, got {prior}")
         if rollout not in ("greedy", "random"):
             raise ValueError(f"rollout must be greedy or random, got {rollout!r}")
         self.time, self.iterations = time, iterations
         self.c, self.depth, self.widen = float(c), depth, float(widen)
+        self.prior = float(prior) if self.policies_wanted(game, rollout) else 0.0
         self.players = game.num_players()
         self.evaluate: Evaluator = evaluator_for(game)
         self.policies = self._policies(game, rollout)
         self.last_search: SearchResult | None = None
+
+    @staticmethod
+    def policies_wanted(game: Game, rollout: str) -> bool:
+        from tlatelolco.bots import GREEDY
+
+        return rollout == "greedy" and game.info.name in GREEDY
 
     def _policies(self, game: Game, rollout: str) -> list[Policy] | None:
         """One rollout policy per seat: the greedy bot of that seat, or None for random."""
@@ -203,7 +216,8 @@ class MCTS(Bot):
                 path.append(child)
                 values = self._rollout(state)
                 break
-            action = self._select(node, legal, mover)
+            action = self._select(node, legal, mover) if not self.prior else self._puct(
+                node, legal, mover)
             node = node.children[action]
             state.apply_action(action)
             path.append(node)
@@ -221,9 +235,8 @@ class MCTS(Bot):
         if (self.widen and len(children) >= 1 + self.widen * math.sqrt(node.visits)
                 and any(a in children for a in legal)):
             return None
-        if not node.primed and self.policies is not None:
-            node.primed = True
-            choice = self.policies[state.current_player()](state)
+        if node.favourite < 0 and self.policies is not None:
+            choice = node.favourite = self.policies[state.current_player()](state)
             if choice not in children:
                 return choice
         untried = [a for a in legal if a not in children]
@@ -243,6 +256,27 @@ class MCTS(Bot):
                 return action
             score = (child.totals[mover] / visits
                      + c * math.sqrt(math.log(child.available) / visits))
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def _puct(self, node: Node, legal: list[int], mover: int) -> int:
+        """PUCT: mean value plus exploration weighted by the prior, which puts `prior` on the
+        rollout policy's own choice and shares the rest among the other considered moves."""
+        children = node.children
+        c = self.c
+        favourite = node.favourite
+        considered = [a for a in legal if a in children]
+        others = len(considered) - (favourite in children)
+        rest = (1.0 - self.prior) / others if others else 0.0
+        best, best_score = -1, -math.inf
+        for action in considered:
+            child = children[action]
+            child.available += 1
+            visits = child.visits
+            mean = child.totals[mover] / visits if visits else 0.5
+            weight = self.prior if action == favourite else rest
+            score = mean + c * weight * math.sqrt(child.available) / (1 + visits)
             if score > best_score:
                 best, best_score = action, score
         return best

@@ -21,8 +21,11 @@ HELP = (
     "Type the number of a move from the list, or its notation (e.g. `{example}`). "
     "Short forms work too: {aliases}.\n"
     "Commands: help (this text), board (the board and moves again), moves (every legal move), "
-    "log (the moves so far), rules (the rules page), quit (save the unfinished game and stop)."
+    "log (the moves so far), rules (the rules page), hint (what a search bot would play, "
+    "thinking 2 seconds on what this seat can see), quit (save the unfinished game and stop)."
 )
+HINT_SECONDS = 2.0
+HINTS_SHOWN = 5
 
 
 class QuitGame(Exception):
@@ -64,6 +67,8 @@ class HumanSeat(Bot):
                 self.show_moves(state)
             elif command == "log":
                 self.show_log()
+            elif command == "hint":
+                self.show_hint(state)
             elif command == "rules":
                 page = rules_page(self.game.info.name)
                 self.console.print(Markdown(page) if page is not None
@@ -118,6 +123,27 @@ class HumanSeat(Bot):
         if len(listed) < len(legal):
             self.console.print(Text(f"… and {len(legal) - len(listed)} more: type a move in "
                                     "full, or `moves` to list them all", style="dim"))
+
+    def show_hint(self, state: State) -> None:
+        """The moves a search from this seat's view likes best: how often it tried each and the
+        share of victory it expects after it (ISMCTS where seats hide things, so a hint never
+        uses what the seat cannot see)."""
+        from tlatelolco.bots import make_bot  # a search bot is only built when asked for
+
+        kind = "ismcts" if self.game.info.information == "imperfect" else "mcts"
+        bot = make_bot(f"{kind}:time={HINT_SECONDS}", self.game, self.seat,
+                       seed=self.rng.getrandbits(32))
+        with self.console.status("thinking…"):
+            result = bot.search(state)  # type: ignore[attr-defined]
+        self.console.print(Text(f"Hint ({kind}, {result.iterations} iterations in "
+                                f"{result.seconds:.1f} s):", style="bold"))
+        if not result.actions:
+            self.console.print(f"  the only move: {state.action_to_string(result.action)}",
+                               markup=False, highlight=False)
+        for stats in result.actions[:HINTS_SHOWN]:
+            self.console.print(Text.assemble(
+                (f"  {stats.value:6.1%}", "bold green"), f"  {stats.text}",
+                (f"  ({stats.visits} visits)", "dim")))
 
     def show_log(self) -> None:
         if not self.log:
