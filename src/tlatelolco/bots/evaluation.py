@@ -43,10 +43,14 @@ def shares(worth: Sequence[float], sides: tuple[tuple[int, ...], ...], scale: fl
 
 
 def grand_bazaar_worth(state: State) -> list[float]:
-    """Money plus 10 grands a gem: what each player would hold if the game ended now
-    (GB-5's payout), which the remaining price cards can only move by trades."""
+    """Money plus each gem at its expected price after the next card (the public set of cards
+    left gives it; 10 after the last, GB-5's payout): what a player could realise."""
+    from tlatelolco.bots.greedy.grand_bazaar import expected_next_prices
+
     b = state.bazaar  # type: ignore[attr-defined]
-    return [money + 10.0 * sum(hand) for money, hand in zip(b.money, b.hands, strict=True)]
+    values = expected_next_prices(b)
+    return [money + sum(h * v for h, v in zip(hand, values, strict=True))
+            for money, hand in zip(b.money, b.hands, strict=True)]
 
 
 def mexica_worth(state: State) -> list[float]:
