@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from tlatelolco.contract import Game, State
 
@@ -23,7 +24,7 @@ Worth = Callable[[State], Sequence[float]]
 SCALES: dict[str, float] = {
     "grand_bazaar": 12.0,
     "aztec_market": 4.0,
-    "axio": 1.0,
+    "axio": 2.0,
     "mexica": 8.0,
 }
 
@@ -62,57 +63,52 @@ def mexica_worth(state: State) -> list[float]:
     city = state.city  # type: ignore[attr-defined]
     worth = [s + TOKEN_WORTH * TOKEN_SUM[t] for s, t in zip(city.scores, city.tokens,
                                                             strict=True)]
-    valuer = _mexica_valuer(MexicaGreedy, state.get_game())
+    valuer = _valuer(MexicaGreedy, state.get_game())
     for ident, levels in levels_by_area(city).items():
         for seat, won in enumerate(valuer.area_points(city, ident, levels)):
             worth[seat] += won
     return worth
 
 
-_VALUERS: dict[Game, object] = {}
+_VALUERS: dict[tuple[type, Game], Any] = {}
 
 
-def _mexica_valuer(cls: type, game: Game) -> object:
-    valuer = _VALUERS.get(game)
+def _valuer(cls: type, game: Game) -> Any:
+    """A greedy bot lent for its valuation methods (one per game configuration)."""
+    valuer = _VALUERS.get((cls, game))
     if valuer is None:
-        valuer = _VALUERS[game] = cls(game, 0, 0)
+        valuer = _VALUERS[cls, game] = cls(game, 0, 0)
     return valuer
 
 
 def axio_worth(state: State) -> list[float]:
     """A soft minimum of each player's colour tracks (AX-5 ranks the lowest colour, then the
-    next): unlike the minimum itself, which stays 0 for much of the game, it rewards raising
-    every colour near the bottom, the lowest most."""
-    k = AXIO_SOFTNESS
-    return [-k * math.log(sum(math.exp(-v / k) for v in tracks))
-            for tracks in state.table.scores]  # type: ignore[attr-defined]
+    next) whose softness follows the greedy bot's schedule: early on nearly the mean (every
+    point helps, low colours can catch up), at the end the minimum itself."""
+    from tlatelolco.bots.greedy.axio import END, SCHEDULE, START
+    from tlatelolco.games.axio.rules import STACK
 
-
-AXIO_SOFTNESS = 1.0
+    t = state.table  # type: ignore[attr-defined]
+    progress = min(1.0, sum(t.placed_from_stack) / (len(t.placed_from_stack) * (STACK - 1)))
+    k = 1.0 / (START + (END - START) * progress ** SCHEDULE)
+    return [-k * math.log(sum(math.exp(-v / k) for v in tracks)) for tracks in t.scores]
 
 
 def aztec_market_worth(state: State) -> list[float]:
-    """Each side's goods weighted by the king's goods of their colour plus what the king can
-    still be expected to buy (AM-7's product, before the king is complete), and its coins at
-    a good's worth: the greedy bot's material count."""
-    from tlatelolco.games.aztec_market.components import NUM_COLOURS, TEAMS
-    from tlatelolco.games.aztec_market.rules import buyer_coins, goods_by_colour
+    """The greedy bot's own valuation, taken from each side's point of view: king-weighted
+    goods and coins against the other sides, plus the purchases the seats to move next can
+    make at once (an opponent's open purchase is a threat, a partner's a hope)."""
+    from tlatelolco.bots.greedy.aztec_market import AztecMarketGreedy, Tally
 
     m = state.market  # type: ignore[attr-defined]
-    future = AM_KING_PRIOR * m.bag()
-    weights = [k + future for k in m.king_goods]
-    coin = sum(weights) / NUM_COLOURS
+    valuer = _valuer(AztecMarketGreedy, state.get_game())
     worth = [0.0] * m.num_players
-    for side in TEAMS[m.num_players]:
-        held = [goods_by_colour(m, seat) for seat in side]
-        value = sum(weights[c] * max(h[c] for h in held) for c in range(NUM_COLOURS))
-        value += coin * sum(sum(buyer_coins(m, seat)) for seat in side)
+    for side in valuer.sides:  # type: ignore[attr-defined]
+        valuer.me = side[0]  # type: ignore[attr-defined]
+        value = Tally(valuer, m).value(m)  # type: ignore[arg-type]
         for seat in side:
             worth[seat] = value
     return worth
-
-
-AM_KING_PRIOR = 0.0625  # king goods a colour gains per good left in the bag (one per PASS)
 
 
 def score_worth(state: State) -> list[float]:

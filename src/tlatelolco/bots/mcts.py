@@ -31,6 +31,9 @@ from tlatelolco.chance import sample_chance
 from tlatelolco.contract import Game, State
 
 DEFAULT_TIME = 1.0
+# rollout decisions before evaluating, per game: where the greedy bot is slow (whole-turn plans
+# in Aztec Market and Mexica) more iterations beat longer rollouts
+DEFAULT_DEPTH = {"grand_bazaar": 4, "aztec_market": 6, "axio": 4, "mexica": 2}
 
 
 @dataclass(slots=True, eq=False)
@@ -78,7 +81,7 @@ class MCTS(Bot):
     - `c`: the exploration constant of UCB1 (values are shares of victory in [0, 1]).
     - `rollout`: `greedy` (the game's greedy bot, where it has one) or `random`.
     - `depth`: decisions played by the rollout before the position is evaluated; 0 evaluates
-      the new node at once.
+      the new node at once (default: per game, `DEFAULT_DEPTH`).
     - `widen`: progressive widening; a node considers `1 + widen * visits ** 0.5` actions, the
       rollout policy's own choice first, so searches in positions with hundreds of moves
       deepen instead of trying each move once. 0 considers every legal action at once.
@@ -92,7 +95,7 @@ class MCTS(Bot):
 
     def __init__(self, game: Game, seat: int, seed: int | str | None = None, *,
                  time: float | None = None, iterations: int | None = None, c: float = 0.7,
-                 rollout: str = "greedy", depth: int = 8, widen: float = 1.0,
+                 rollout: str = "greedy", depth: int | None = None, widen: float = 1.0,
                  prior: float = 0.5) -> None:
         super().__init__(game, seat, seed)
         if time is None and iterations is None:
@@ -103,6 +106,8 @@ class MCTS(Bot):
             raise ValueError(f"iterations must be a whole number ≥ 1, got {iterations}")
         if not c >= 0:
             raise ValueError(f"c must be ≥ 0, got {c}")
+        if depth is None:
+            depth = DEFAULT_DEPTH.get(game.info.name, 4)
         if not isinstance(depth, int) or depth < 0:
             raise ValueError(f"depth must be a whole number ≥ 0, got {depth}")
         if not widen >= 0:
