@@ -13,9 +13,11 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
+from tlatelolco.cli.arena import arena as arena_command
 from tlatelolco.cli.common import FAILURE, fail, missing_rules_message, rules_page
 from tlatelolco.cli.play import load_game, run_play, seat_specs
 from tlatelolco.cli.replay import print_all, step_through
+from tlatelolco.cli.report import report as report_command
 from tlatelolco.records import RecordError, load_record
 from tlatelolco.registry import game_class, list_games, load
 
@@ -156,11 +158,14 @@ def bench(
                 fail(str(err))
     counts = None if players is None else dict.fromkeys(names, players)
     rows = engine_bench.run(names, seconds, counts)
-    table = Table(title=f"Engine speed ({seconds:g} s per game)", title_justify="left")
-    columns = [("game", "game", None), ("players", "players", None),
+    table = Table(title=f"Engine speed ({seconds:g} s per game)", title_justify="left",
+                  caption="search/s: iterations per second of the game's search bot (MCTS; "
+                  "ISMCTS where seats hide things) with its default parameters",
+                  caption_justify="left")
+    columns = [("game", "game", None), ("n", "players", None),
                ("moves/s", "moves_per_s", 0), ("games/s", "games_per_s", 1),
                ("clones/s", "clones_per_s", 0), ("legal/s", "legal_actions_per_s", 0),
-               ("length", "mean_length", 1)]
+               ("length", "mean_length", 1), ("search/s", "search_iterations_per_s", 0)]
     for title, _, digits in columns:
         table.add_column(title, justify="left" if digits is None else "right")
     for row in rows:
@@ -251,6 +256,10 @@ def serve(
                     f"{', redis: ' + settings.redis if settings.redis else ''})", markup=False)
     uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
                 ws_ping_interval=20, ws_ping_timeout=20)
+
+
+app.command("arena")(arena_command)  # bot tournaments: tlatelolco/cli/arena.py
+app.command("report")(report_command)  # balance reports: tlatelolco/cli/report.py
 
 
 def main() -> None:

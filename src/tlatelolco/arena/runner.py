@@ -1,0 +1,177 @@
+"""Playing a schedule: in this process, in a pool of local processes, or on a Ray cluster.
+
+Every match carries its own seed, so where and in which order it is played does not change its
+record: one worker, many workers and Ray give identical records for deterministic bots. (A bot
+with a time budget, such as `mcts:time=0.5`, searches as far as the machine allows in that time,
+so its games depend on machine speed and load; give it an `iterations=` budget to reproduce.)
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from functools import lru_cache
+from typing import Any
+
+from tlatelolco.arena.schedule import Match
+from tlatelolco.contract import Game
+from tlatelolco.match import play_match
+from tlatelolco.registry import load
+
+Progress = Callable[[int, int], None]
+MAX_BATCH = 8  # matches sent to a worker at once: fewer round trips, yet a live progress bar
+
+
+class ArenaError(RuntimeError):
+    """A match could not be played (a bot failed, a worker died): says which match."""
+
+
+@lru_cache(maxsize=16)
+def _game(name: str, num_players: int, options: tuple[tuple[str, Any], ...]) -> Game:
+    return load(name, num_players=num_players, **dict(options))
+
+
+def play_one(match: Match) -> dict[str, Any]:
+    """The record of one match; `meta` holds its seed, index and bots."""
+    game = _game(match.game, match.num_players, match.options)
+    try:
+        record = play_match(game, list(match.bots), seed=match.seed)
+    except Exception as err:
+        raise ArenaError(f"match {match.index} ({' vs '.join(match.bots)}, seed {match.seed}) "
+                         f"failed: {type(err).__name__}: {err}") from None
+    record["meta"] = {**record.get("meta", {}), "match": match.index, "bots": list(match.bots)}
+    return record
+
+
+def play_batch(matches: Sequence[Match]) -> list[dict[str, Any]]:
+    """Records of several matches, played one after the other (what a worker is sent)."""
+    return [play_one(m) for m in matches]
+
+
+def batch_size(remaining: int, workers: int) -> int:
+    """Small enough that every worker gets many batches (balance, progress), at most MAX_BATCH;
+    shrinking with what is left, so the last batches are single games and no worker idles long
+    while another finishes a big one."""
+    return max(1, min(MAX_BATCH, remaining // (workers * 8)))
+
+
+def play_all(matches: Sequence[Match], workers: int | None = None,
+             ray_address: str | None = None, progress: Progress | None = None
+             ) -> list[dict[str, Any]]:
+    """The records of `matches`, in their order.
+
+    `workers=1` plays in this process; more use a pool of that many processes (default: one
+    per CPU). With `ray_address` the matches are Ray tasks instead: "local" starts a Ray instance
+    on this machine with `workers` CPUs (and stops it afterwards); any other address
+    (`ray://host:10001`, `auto`, `host:6379`) joins that cluster, whose nodes need tlatelolco
+    installed. `progress(done, total)` is called as matches finish.
+    """
+    if workers is not None and (type(workers) is not int or workers < 1):
+        raise ValueError(f"workers must be a whole number of at least 1, not {workers!r}")
+    matches = list(matches)
+    total = len(matches)
+    if len({m.index for m in matches}) != total:
+        raise ValueError("every match needs its own index (records are put back in order by it)")
+    if progress is not None:
+        progress(0, total)
+    if not matches:
+        return []
+    if ray_address is not None:
+        return _play_ray(matches, workers, ray_address, progress)
+    count = workers or os.cpu_count() or 1
+    if count == 1:
+        records = []
+        for match in matches:
+            records.append(play_one(match))
+            if progress is not None:
+                progress(len(records), total)
+        return records
+    return _play_pool(matches, count, progress)
+
+
+def _batches(matches: list[Match], workers: int) -> list[list[Match]]:
+    batches, start = [], 0
+    while start < len(matches):
+        size = batch_size(len(matches) - start, workers)
+        batches.append(matches[start:start + size])
+        start += size
+    return batches
+
+
+def _play_pool(matches: list[Match], workers: int, progress: Progress | None
+               ) -> list[dict[str, Any]]:
+    # spawn: a clean interpreter per worker on every OS, whatever threads this process runs
+    context = multiprocessing.get_context("spawn")
+    results: list[dict[str, Any] | None] = [None] * len(matches)
+    position = {m.index: i for i, m in enumerate(matches)}
+    done = 0
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
+        pending: set[Future[list[dict[str, Any]]]] = {
+            pool.submit(play_batch, batch) for batch in _batches(matches, workers)}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                for record in future.result():
+                    results[position[record["meta"]["match"]]] = record
+                    done += 1
+                if progress is not None:
+                    progress(done, len(matches))
+    except BrokenProcessPool as err:
+        raise ArenaError(f"a worker process died ({err}); no records were kept") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [r for r in results if r is not None]
+
+
+def _play_ray(matches: list[Match], workers: int | None, address: str,
+              progress: Progress | None) -> list[dict[str, Any]]:
+    import ray  # only here: a plain run never pays for importing Ray
+
+    if not address.strip():
+        raise ValueError("the Ray address is empty; use local, auto or ray://host:10001")
+    started = not ray.is_initialized()  # an already connected Ray is used as it is
+    try:
+        if started and address == "local":
+            ray.init(address="local", num_cpus=workers or os.cpu_count(),
+                     include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.WARNING)
+        elif started:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+    except Exception as err:  # Ray raises ConnectionError, ValueError, RuntimeError, ...
+        what = "start a local Ray instance" if address == "local" else f"reach Ray at {address}"
+        raise ArenaError(f"cannot {what}: {type(err).__name__}: {err}") from None
+    try:
+        task = ray.remote(num_cpus=1)(play_batch)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        refs = [task.remote(batch) for batch in _batches(matches, max(1, cpus))]
+        results: list[dict[str, Any] | None] = [None] * len(matches)
+        position = {m.index: i for i, m in enumerate(matches)}
+        done = 0
+        pending = refs
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            try:
+                records = ray.get(ready[0])
+            except Exception as err:
+                for ref in pending:
+                    ray.cancel(ref)
+                cause = getattr(err, "cause", None)
+                message = str(cause) if isinstance(cause, ArenaError) else str(err)
+                raise ArenaError(message) from None
+            for record in records:
+                results[position[record["meta"]["match"]]] = record
+                done += 1
+            if progress is not None:
+                progress(done, len(matches))
+        return [r for r in results if r is not None]
+    finally:
+        if started:
+            ray.shutdown()
+
+
+__all__ = ["ArenaError", "batch_size", "play_all", "play_batch", "play_one"]

@@ -1,0 +1,44 @@
+"""The arena on a real local Ray instance (Ray is a required dependency: nothing here skips).
+Ray is started once for the module (about 3 s) with two CPUs, and shut down at the end."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import ray
+
+from tlatelolco.arena.runner import ArenaError, play_all
+from tlatelolco.arena.schedule import Match, schedule
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+             logging_level=logging.WARNING)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def test_ray_gives_the_same_records_as_one_process(local_ray: None) -> None:
+    matches = schedule("axio", ["greedy", "random"], 12, 2, seed=5)
+    seen: list[tuple[int, int]] = []
+    records = play_all(matches, ray_address="local",
+                       progress=lambda done, total: seen.append((done, total)))
+    assert records == play_all(matches, workers=1)
+    assert [r["meta"]["match"] for r in records] == list(range(12))
+    assert seen[0] == (0, 12) and seen[-1] == (12, 12)
+    assert ray.is_initialized()  # a Ray the runner did not start is left running
+
+
+def test_a_failing_match_on_ray_names_itself(local_ray: None) -> None:
+    good = schedule("axio", ["random"], 3, 2, seed=1)
+    bad = Match(3, "axio", good[0].options, 2, ("random", "no_such_bot"), seed=9)
+    with pytest.raises(ArenaError, match=r"match 3 \(random vs no_such_bot, seed 9\)") as err:
+        play_all([*good, bad], ray_address="local")
+    message: Any = str(err.value)
+    assert "Traceback" not in message
