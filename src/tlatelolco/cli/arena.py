@@ -17,17 +17,9 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
-from tlatelolco.cli.common import FAILURE, fail
+from tlatelolco.cli.common import FAILURE, fail, games_progress
 from tlatelolco.cli.play import split_pairs
 from tlatelolco.registry import game_class
 
@@ -132,10 +124,8 @@ def arena(
                   f"(seed {seed}, {where})", markup=False, highlight=False)
     started = datetime.now(UTC)
     clock = time.perf_counter()
-    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TimeRemainingColumn())
     try:
-        with Progress(*columns, console=console) as bar:
+        with games_progress(console) as bar:
             task = bar.add_task("games", total=len(matches))
             records = play_all(matches, workers=workers, ray_address=ray,
                                progress=lambda done, _total: bar.update(task, completed=done))

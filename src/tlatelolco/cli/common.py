@@ -7,6 +7,14 @@ from typing import NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -74,6 +82,13 @@ def print_result(console: Console, state: State, players: list[str]) -> None:
         console.print(Text(f"Shared victory: {'; '.join(names)}", style="bold green"))
     else:
         console.print(Text("Nobody won.", style="bold"))
+
+
+def games_progress(console: Console) -> Progress:
+    """The progress bar of commands that play many games (arena, report): one task per row,
+    its description, done of total, elapsed and remaining time."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=console)
 
 
 def rules_page(game_name: str) -> str | None:

@@ -8,17 +8,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from tlatelolco.cli.arena import split_bots
-from tlatelolco.cli.common import FAILURE, fail
+from tlatelolco.cli.common import FAILURE, fail, games_progress
 from tlatelolco.cli.play import load_game, split_pairs
 from tlatelolco.report import DEFAULT_BOTS
 
@@ -81,10 +73,8 @@ def report(
     command = command_line(loaded.info.name, games, players, specs, seed, workers, ray, out,
                            split_pairs(option or [], "--option", "setup=random"))
     console = Console()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TimeRemainingColumn())
     try:
-        with Progress(*columns, console=console) as bar:
+        with games_progress(console) as bar:
             tasks = {spec: bar.add_task(spec, total=games, start=False) for spec in specs}
 
             def advance(spec: str, done: int, total: int) -> None:
