@@ -118,17 +118,11 @@ class MCTS(Bot):
             raise ValueError(f"rollout must be greedy or random, got {rollout!r}")
         self.time, self.iterations = time, iterations
         self.c, self.depth, self.widen = float(c), depth, float(widen)
-        self.prior = float(prior) if self.policies_wanted(game, rollout) else 0.0
         self.players = game.num_players()
         self.evaluate: Evaluator = evaluator_for(game)
         self.policies = self._policies(game, rollout)
+        self.prior = float(prior) if self.policies is not None else 0.0
         self.last_search: SearchResult | None = None
-
-    @staticmethod
-    def policies_wanted(game: Game, rollout: str) -> bool:
-        from tlatelolco.bots import GREEDY
-
-        return rollout == "greedy" and game.info.name in GREEDY
 
     def _policies(self, game: Game, rollout: str) -> list[Policy] | None:
         """One rollout policy per seat: the greedy bot of that seat, or None for random."""
