@@ -1,4 +1,5 @@
-"""Single-core speed of the rules engines: random playouts, clones and legal-action generation.
+"""Single-core speed of the rules engines (random playouts, clones, legal-action generation) and
+of each game's search bot (MCTS iterations per second).
 
 Everything runs in this process on one core (no multiprocessing, by design): the figures are
 what one bot or one environment worker gets. Benchmarks, not timed tests, guard speed, so
@@ -39,7 +40,8 @@ def run(
     """Benchmark each game (default: every registered one) and return one dict per game.
 
     Random playouts run whole games for `seconds` per game; clone and legal_actions are then
-    timed for a quarter of that each, on mid-game states sampled from those playouts.
+    timed for a quarter of that each, and the search bot for half, on mid-game states sampled
+    from those playouts.
     `players` maps a game name to a player count (default: the game's own default).
     """
     if seconds <= 0:

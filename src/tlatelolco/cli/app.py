@@ -133,7 +133,7 @@ def bench(
     json_path: Annotated[Path | None, typer.Option(
         "--json", metavar="PATH", help="Also write the measurements to this JSON file.")] = None,
 ) -> None:
-    """Measure speed: engines playing random games, or the web server under load."""
+    """Measure speed: engines playing random games and searching, or the web server under load."""
     if target not in ("engine", "server"):
         fail(f"unknown benchmark {target!r}; allowed: engine, server")
     for name in game or []:
