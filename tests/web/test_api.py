@@ -19,7 +19,7 @@ def test_catalog_lists_every_game_with_options_and_bots(client):
     assert sorted(catalog) == ["axio", "aztec_market", "grand_bazaar", "mexica"]
     assert catalog["mexica"]["players"] == [2, 4]
     assert "num_players" in catalog["grand_bazaar"]["options"]
-    assert catalog["axio"]["bots"] == ["random", "greedy"]
+    assert catalog["axio"]["bots"] == ["random", "greedy", "mcts", "ismcts"]
 
 
 @pytest.mark.parametrize(("body", "words"), [
