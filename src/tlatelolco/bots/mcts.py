@@ -266,7 +266,7 @@ class MCTS(Bot):
         c = self.c
         favourite = node.favourite
         considered = [a for a in legal if a in children]
-        others = len(considered) - (favourite in children)
+        others = len(considered) - (favourite in considered)  # ISMCTS: it may be illegal here
         rest = (1.0 - self.prior) / others if others else 0.0
         best, best_score = -1, -math.inf
         for action in considered:
