@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from statistics import fmean
 from typing import Any
 
@@ -22,7 +21,6 @@ from openskill.models import PlackettLuce
 
 from tlatelolco.arena.schedule import Match
 from tlatelolco.bots.evaluate import wilson_interval
-from tlatelolco.registry import load
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +71,6 @@ class Summary:
         return asdict(self)
 
 
-@lru_cache(maxsize=16)
-def _sides(game: str, num_players: int, options: tuple[tuple[str, Any], ...]
-           ) -> tuple[tuple[int, ...], ...]:
-    return load(game, num_players=num_players, **dict(options)).teams()
-
-
 def game_shares(match: Match, record: dict[str, Any]) -> dict[str, tuple[float, float]]:
     """Per bot in this game: (mean return, mean score) over the sides it held."""
     result = record.get("result")
@@ -86,7 +78,7 @@ def game_shares(match: Match, record: dict[str, Any]) -> dict[str, tuple[float, 
         raise ValueError(f"record of match {match.index} is unfinished (no result)")
     returns, scores = result["returns"], result["scores"]
     held: dict[str, list[tuple[float, float]]] = {}
-    for side in _sides(match.game, match.num_players, match.options):
+    for side in match.load().teams():
         bot = match.bots[side[0]]
         held.setdefault(bot, []).append((fmean(returns[s] for s in side),
                                          fmean(scores[s] for s in side)))
@@ -119,7 +111,7 @@ def summarize(matches: Sequence[Match], records: Sequence[dict[str, Any]],
                                                     "length": []} for b in entrants}
     seats: dict[str, dict[int, list[float]]] = {b: {} for b in entrants}
     rated = dict.fromkeys(entrants, 0)
-    sides = len(_sides(first.game, first.num_players, first.options))
+    sides = len(first.load().teams())
     for i in order:
         match, record = matches[i], records[i]
         shares = game_shares(match, record)

@@ -14,13 +14,10 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from functools import lru_cache
 from typing import Any
 
 from tlatelolco.arena.schedule import Match
-from tlatelolco.contract import Game
 from tlatelolco.match import play_match
-from tlatelolco.registry import load
 
 Progress = Callable[[int, int], None]
 MAX_BATCH = 8  # matches sent to a worker at once: fewer round trips, yet a live progress bar
@@ -30,16 +27,10 @@ class ArenaError(RuntimeError):
     """A match could not be played (a bot failed, a worker died): says which match."""
 
 
-@lru_cache(maxsize=16)
-def _game(name: str, num_players: int, options: tuple[tuple[str, Any], ...]) -> Game:
-    return load(name, num_players=num_players, **dict(options))
-
-
 def play_one(match: Match) -> dict[str, Any]:
     """The record of one match; `meta` holds its seed, index and bots."""
-    game = _game(match.game, match.num_players, match.options)
     try:
-        record = play_match(game, list(match.bots), seed=match.seed)
+        record = play_match(match.load(), list(match.bots), seed=match.seed)
     except Exception as err:
         raise ArenaError(f"match {match.index} ({' vs '.join(match.bots)}, seed {match.seed}) "
                          f"failed: {type(err).__name__}: {err}") from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -33,8 +34,15 @@ class Match:
     seed: int
 
     def load(self) -> Game:
-        """The configured game this match is played in."""
-        return load(self.game, num_players=self.num_players, **dict(self.options))
+        """The configured game this match is played in (one object per configuration)."""
+        return configured(self.game, self.num_players, self.options)
+
+
+@lru_cache(maxsize=32)
+def configured(game: str, num_players: int, options: tuple[tuple[str, Any], ...]) -> Game:
+    """A game configuration, loaded once: workers, summaries and reports meet the same few
+    configurations thousands of times."""
+    return load(game, num_players=num_players, **dict(options))
 
 
 def balanced_square(n: int) -> list[tuple[int, ...]]:

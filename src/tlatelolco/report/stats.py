@@ -11,12 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from typing import Any
 
+from tlatelolco.arena.schedule import configured
 from tlatelolco.bots.evaluate import wilson_interval
 from tlatelolco.contract import Game
-from tlatelolco.registry import load
 
 Teams = Sequence[Sequence[int]]
 
@@ -136,13 +135,10 @@ def result_of(record: Mapping[str, Any]) -> tuple[list[float], list[float]]:
     return [float(r) for r in result["returns"]], [float(s) for s in result["scores"]]
 
 
-@lru_cache(maxsize=32)
-def _game(name: str, options: tuple[tuple[str, Any], ...]) -> Game:
-    return load(name, **dict(options))
-
-
 def game_of(record: Mapping[str, Any]) -> Game:
-    return _game(record["game"], tuple(sorted(record["options"].items())))
+    options = dict(record["options"])
+    players = options.pop("num_players")
+    return configured(record["game"], players, tuple(sorted(options.items())))
 
 
 def game_length(record: Mapping[str, Any]) -> Length:
