@@ -60,6 +60,36 @@ def test_same_seed_and_iterations_give_the_same_search(game_name: str) -> None:
     assert first.action in state.legal_actions()
 
 
+def _visits(result: object) -> int:
+    return sum(s.visits for s in result.actions)  # type: ignore[attr-defined]
+
+
+def test_the_next_search_starts_from_the_subtree_of_what_was_played() -> None:
+    nim = Nim()
+    state = nim.new_initial_state()
+    state.stones = 7
+    bot = MCTS(nim, 0, seed=1, iterations=200, rollout="random")
+    state.apply_action(bot.step(state))
+    state.apply_action(state.legal_actions()[0])  # the opponent's reply, also in the tree
+    again = bot.search(state)
+    assert again.iterations == 200 and _visits(again) > 200
+    fresh = MCTS(nim, 0, seed=1, iterations=200, rollout="random", reuse=0)
+    fresh.step(nim.new_initial_state())
+    assert _visits(fresh.search(state)) == 200
+
+
+def test_a_position_that_does_not_follow_gets_a_fresh_tree() -> None:
+    nim = Nim()
+    bot = MCTS(nim, 0, seed=1, iterations=100, rollout="random")
+    first = nim.new_initial_state()
+    bot.step(first)
+    other = nim.new_initial_state()  # same history prefix (none), different position
+    other.stones = 4
+    other.apply_action(1)
+    other.apply_action(1)
+    assert _visits(bot.search(other)) == 100
+
+
 def test_a_time_budget_is_kept() -> None:
     game = load("aztec_market", num_players=2)
     state = _decision(game, seat=0)
@@ -91,6 +121,7 @@ def test_it_refuses_to_move_for_another_seat() -> None:
     ("mcts:speed=3", "has no parameter 'speed'; allowed: time, iterations, c, rollout"),
     ("ismcts:c=-1", "c must be"),
     ("mcts:prior=1", "prior must be from 0 up to"),
+    ("mcts:reuse=2", "reuse must be 0 or 1"),
 ])
 def test_bad_parameters_say_what_is_allowed(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):

@@ -128,6 +128,9 @@ class NimState(State):
     def scores(self) -> list[float]:
         return self.returns()
 
+    def _key(self) -> tuple[Any, ...]:
+        return self.stones, self.mover
+
     def clone(self) -> NimState:
         new = NimState(self._game, self.stones)
         new._history = self._history[:]

@@ -88,6 +88,10 @@ class MCTS(Bot):
     - `prior`: the weight of the rollout policy's choice as a prior (PUCT, as in AlphaZero):
       the search leaves the greedy bot's move only where what it sees beats it; 0 is plain
       UCB1. Without a greedy rollout there is no prior.
+    - `reuse`: 1 (the default) keeps the subtree of the move played and starts the next search
+      from it when the position handed over follows from it (the bot's own next action in a
+      multi-action turn, or after opponents' moves the tree already holds); 0 starts afresh.
+      ISMCTS always starts afresh: its tree is of an information set, not a position.
     """
 
     name = "mcts"
@@ -96,7 +100,7 @@ class MCTS(Bot):
     def __init__(self, game: Game, seat: int, seed: int | str | None = None, *,
                  time: float | None = None, iterations: int | None = None, c: float = 0.7,
                  rollout: str = "greedy", depth: int | None = None, widen: float = 1.0,
-                 prior: float = 0.5) -> None:
+                 prior: float = 0.5, reuse: int = 1) -> None:
         super().__init__(game, seat, seed)
         if time is None and iterations is None:
             time = DEFAULT_TIME
@@ -114,6 +118,8 @@ class MCTS(Bot):
             raise ValueError(f"widen must be ≥ 0, got {widen}")
         if not 0 <= prior < 1:
             raise ValueError(f"prior must be from 0 up to (not including) 1, got {prior}")
+        if reuse not in (0, 1):
+            raise ValueError(f"reuse must be 0 or 1, got {reuse}")
         if rollout not in ("greedy", "random"):
             raise ValueError(f"rollout must be greedy or random, got {rollout!r}")
         self.time, self.iterations = time, iterations
@@ -123,6 +129,8 @@ class MCTS(Bot):
         self.policies = self._policies(game, rollout)
         self.prior = float(prior) if self.policies is not None else 0.0
         self.last_search: SearchResult | None = None
+        self.reuse = bool(reuse) and not self.determinize
+        self._kept: tuple[State, Node] | None = None  # the last search's position and tree
 
     def _policies(self, game: Game, rollout: str) -> list[Policy] | None:
         """One rollout policy per seat: the greedy bot of that seat, or None for random."""
@@ -146,7 +154,7 @@ class MCTS(Bot):
                              f"{state.current_player()} is to move")
         started = clock.perf_counter()
         legal = state.legal_actions()
-        root = Node(totals=[0.0] * self.players)
+        root = self._reused(state) or Node(totals=[0.0] * self.players)
         done = 0
         if len(legal) > 1:
             deadline = None if self.time is None else started + self.time
@@ -164,7 +172,29 @@ class MCTS(Bot):
         if len(legal) == 1:
             action = legal[0]
         self.last_search = SearchResult(action, done, clock.perf_counter() - started, stats)
+        self._kept = (state.clone(), root) if self.reuse else None
         return self.last_search
+
+    def _reused(self, state: State) -> Node | None:
+        """The node of the last search's tree that `state` was reached by, if there is one:
+        the actions since that search are walked down the tree and replayed on its position,
+        which must then equal `state` (so a position handed over out of the blue is never
+        mistaken for a continuation)."""
+        if self._kept is None:
+            return None
+        before, node = self._kept
+        self._kept = None
+        done = before.move_number()
+        history = state.history()
+        if len(history) <= done or history[:done] != before.history():
+            return None
+        for action in history[done:]:
+            child = node.children.get(action)
+            if child is None:
+                return None
+            node = child
+            before.apply_action(action)
+        return node if node.visits and before == state else None
 
     @staticmethod
     def _settled(root: Node, done: int, spent: float, left: float) -> bool:
