@@ -45,6 +45,7 @@ class Node:
     available: int = 0  # iterations in which this node's action was legal (ISMCTS)
     totals: list[float] = field(default_factory=list)
     favourite: int = -1  # the rollout policy's own choice here, expanded first (-1: none yet)
+    order: list[int] | None = None  # the policy's best moves here, best first: expanded in turn
 
 
 @dataclass(slots=True)
@@ -71,6 +72,8 @@ class SearchResult:
 
 
 Policy = Callable[[State], int]
+Ranker = Callable[[State], list[int]]
+RANKED = 16  # moves a node takes from its policy's ranking before trying others at random
 
 
 class MCTS(Bot):
@@ -83,8 +86,9 @@ class MCTS(Bot):
     - `depth`: decisions played by the rollout before the position is evaluated; 0 evaluates
       the new node at once (default: per game, `DEFAULT_DEPTH`).
     - `widen`: progressive widening; a node considers `1 + widen * visits ** 0.5` actions, the
-      rollout policy's own choice first, so searches in positions with hundreds of moves
-      deepen instead of trying each move once. 0 considers every legal action at once.
+      rollout policy's best moves first (its ranking, where it has one), so searches in
+      positions with hundreds of moves deepen instead of trying each move once. 0 considers
+      every legal action at once.
     - `prior`: the weight of the rollout policy's choice as a prior (PUCT, as in AlphaZero):
       the search leaves the greedy bot's move only where what it sees beats it; 0 is plain
       UCB1. Without a greedy rollout there is no prior.
@@ -126,22 +130,30 @@ class MCTS(Bot):
         self.c, self.depth, self.widen = float(c), depth, float(widen)
         self.players = game.num_players()
         self.evaluate: Evaluator = evaluator_for(game)
-        self.policies = self._policies(game, rollout)
+        self.policies, self.rankers = self._policies(game, rollout)
         self.prior = float(prior) if self.policies is not None else 0.0
         self.last_search: SearchResult | None = None
         self.reuse = bool(reuse) and not self.determinize
         self._kept: tuple[State, Node] | None = None  # the last search's position and tree
 
-    def _policies(self, game: Game, rollout: str) -> list[Policy] | None:
-        """One rollout policy per seat: the greedy bot of that seat, or None for random."""
+    def _policies(self, game: Game, rollout: str
+                  ) -> tuple[list[Policy] | None, list[Ranker] | None]:
+        """One rollout policy per seat (the greedy bot of that seat, or None for random), and
+        what ranks its moves for the search (its `ranked` method, or its one choice)."""
         if rollout == "random":
-            return None
+            return None, None
         from tlatelolco.bots import GREEDY, make_bot  # the factory imports this module
 
         if game.info.name not in GREEDY:
-            return None
-        return [make_bot("greedy", game, s, f"{self.rng.random()}:rollout:{s}").step
+            return None, None
+        bots = [make_bot("greedy", game, s, f"{self.rng.random()}:rollout:{s}")
                 for s in range(self.players)]
+        rankers: list[Ranker] = []
+        for bot in bots:
+            ranked = getattr(bot, "ranked", None)
+            rankers.append((lambda state, r=ranked: r(state, RANKED)) if ranked is not None
+                           else (lambda state, b=bot: [b.step(state)]))
+        return [bot.step for bot in bots], rankers
 
     # --- the decision ------------------------------------------------------------------------
     def step(self, state: State) -> int:
@@ -264,10 +276,14 @@ class MCTS(Bot):
         if (self.widen and len(children) >= 1 + self.widen * math.sqrt(node.visits)
                 and any(a in children for a in legal)):
             return None
-        if node.favourite < 0 and self.policies is not None:
-            choice = node.favourite = self.policies[state.current_player()](state)
-            if choice not in children:
-                return choice
+        if node.order is None and self.rankers is not None:
+            order = node.order = self.rankers[state.current_player()](state)
+            node.favourite = order[0] if order else -1
+        if node.order:
+            allowed = legal if self.determinize else None  # a draw may not allow every move
+            for action in node.order:
+                if action not in children and (allowed is None or action in allowed):
+                    return action
         untried = [a for a in legal if a not in children]
         return self.rng.choice(untried) if untried else None
 

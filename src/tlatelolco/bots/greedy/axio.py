@@ -35,7 +35,9 @@ the same placement.
 
 from __future__ import annotations
 
+import heapq
 import math
+from operator import itemgetter
 
 from tlatelolco.bots.base import Bot
 from tlatelolco.contract import Game, State
@@ -78,8 +80,18 @@ class AxioGreedy(Bot):
         tiles: tuple[Tile, ...] = state._tiles  # the public tile set (the game's option)
         return self.choose(state.table, tiles)
 
-    def choose(self, t: Table, tiles: tuple[Tile, ...]) -> int:
-        """The best placement of the bot's hand tile on the plain position `t`."""
+    def ranked(self, state: State, most: int) -> list[int]:
+        """The `most` best placements, best first (`step`'s choice first): the order in which
+        a search tries moves."""
+        assert isinstance(state, AxioState), f"AxioGreedy plays Axio, not {state!r}"
+        scored: list[tuple[Key, int]] = []
+        self.choose(state.table, state._tiles, scored)
+        return [action for _, action in heapq.nlargest(most, scored, key=itemgetter(0))]
+
+    def choose(self, t: Table, tiles: tuple[Tile, ...],
+               scored: list[tuple[Key, int]] | None = None) -> int:
+        """The best placement of the bot's hand tile on the plain position `t`; every
+        placement and its key go to `scored` too, if given."""
         seat = self.seat
         hand = tiles[t.hands[seat]]
         mine = t.scores[seat]
@@ -124,6 +136,8 @@ class AxioGreedy(Bot):
                         names = [(min(range(NUM_COLOURS), key=mine.__getitem__) + 1, gained)]
                 for name, points in names:
                     key = self.key(mine, points, offered, extras_left)
+                    if scored is not None:
+                        scored.append((key, place_action(x, y, rotation, name)))
                     if best_key is None or key > best_key:
                         best_key, best_action = key, place_action(x, y, rotation, name)
         return best_action

@@ -49,6 +49,8 @@ and position always give the same action.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from tlatelolco.bots.base import Bot
 from tlatelolco.bots.greedy.mexica_routes import (
     Plan,
@@ -145,21 +147,34 @@ class MexicaGreedy(Bot):
         assert isinstance(state, MexicaState), f"MexicaGreedy plays Mexica, not {state!r}"
         return self.choose(state.city)
 
-    def choose(self, city: City) -> int:
-        """The bot's action in the plain position `city` (its seat must be to move)."""
+    def choose(self, city: City, scored: list[tuple[tuple[float, int], int]] | None = None
+               ) -> int:
+        """The bot's action in the plain position `city` (its seat must be to move); the plans
+        weighed go to `scored` (see `best_plan`), if given."""
         legal = rules.legal_actions(city)
         if city.phase == PLACING:
             return min(legal, key=self.tie)
         if city.phase != PLAYING or len(legal) == 1:
             return legal[0]
         self.me = city.player
-        plan = self.best_plan(city, frozenset(legal))
+        plan = self.best_plan(city, frozenset(legal), scored)
         turn = self.turn_of(city)
         if len(plan) > 1:
             self.plan, self.plan_turn = plan[1:], turn
         else:
             self.plan, self.plan_turn = (), ()
         return plan[0] if plan else END
+
+    def ranked(self, state: State, most: int) -> list[int]:
+        """The first actions of the `most` best plans (ending the turn among them), best
+        first, `step`'s choice first: the order in which a search tries moves."""
+        assert isinstance(state, MexicaState), f"MexicaGreedy plays Mexica, not {state!r}"
+        scored: list[tuple[tuple[float, int], int]] = []
+        choice = self.choose(state.city, scored)
+        scored.sort(key=itemgetter(0), reverse=True)  # stable: ties keep `best_plan`'s order
+        legal = set(rules.legal_actions(state.city))
+        firsts = [a for a in dict.fromkeys(a for _, a in scored) if a in legal]
+        return firsts[:most] if firsts else [choice]
 
     def tie(self, action: int) -> int:
         return (action * 2654435761 ^ self.salt) & 0x7FFFFFFF
@@ -170,8 +185,10 @@ class MexicaGreedy(Bot):
 
     # --- choosing a plan -----------------------------------------------------------------------
 
-    def best_plan(self, city: City, legal: frozenset[int]) -> Plan:
-        """The best-scoring plan, or () to end the turn."""
+    def best_plan(self, city: City, legal: frozenset[int],
+                  scored: list[tuple[tuple[float, int], int]] | None = None) -> Plan:
+        """The best-scoring plan, or () to end the turn; every plan's key and first action
+        (END for ending the turn) go to `scored` too, if given."""
         me = self.me
         budget = rules.budget(city)
         dist, prev = routes(city, me, ROUTE_LIMIT)
@@ -180,6 +197,8 @@ class MexicaGreedy(Bot):
         base = self.value(city, moved=False)
         best: Plan = ()
         best_key = (self.value(city, moved=False, ending=True) - base, 0)  # ending the turn
+        if scored is not None:
+            scored.append((best_key, END))
         kept = self.plan if self.plan and self.plan_turn == self.turn_of(city) \
             and self.plan[0] in legal else ()
         seen: set[Plan] = set()
@@ -193,6 +212,8 @@ class MexicaGreedy(Bot):
             if plan == kept:
                 score += KEEP_PLAN
             key = (score, self.tie(plan[0]))
+            if scored is not None:
+                scored.append((key, plan[0]))
             if key > best_key:
                 best, best_key = plan, key
         return best
