@@ -330,6 +330,7 @@ class AztecMarketGreedy(Bot):
             if v > best_value:
                 best_action, best_value = BUY + buyer * NUM_COLOURS + colour, v
         margin = 1e-6
+        tallies: dict[int | None, Tally] = {}  # a market move changes no tally but the payer's
         for square, payer in rules.play_moves(m):
             after = m.copy()
             if payer is None:
@@ -338,14 +339,19 @@ class AztecMarketGreedy(Bot):
             else:
                 rules.paid_move(after, square, payer)
                 action = PAID_MOVE + square * BUYERS_PER_PLAYER + payer
-            v = self.chain(after, 1)
+            tally = tallies.get(payer)
+            if tally is None:
+                tally = tallies[payer] = Tally(self, after)
+            v = self.chain(after, 1, tally)
             if v > best_value + margin:
                 best_action, best_value = action, v
         return best_action, best_value
 
-    def chain(self, m: Market, depth: int) -> float:
-        """The best of ending the turn here or buying on (purchases only, `depth` more)."""
-        tally = Tally(self, m)
+    def chain(self, m: Market, depth: int, tally: Tally | None = None) -> float:
+        """The best of ending the turn here or buying on (purchases only, `depth` more);
+        `tally` is `m`'s, if known."""
+        if tally is None:
+            tally = Tally(self, m)
         best = tally.value(m)
         if not m.bought:  # no purchase yet: still owed, so a position without one open is poor
             best -= STUCK * self.coin * sum(tally.weights) / NUM_COLOURS
