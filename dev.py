@@ -6,7 +6,8 @@
 Commands:
     setup [--force]   create .venv if needed, install requirements.lock, then the project
                       editable (skipped when requirements.lock and pyproject.toml are unchanged)
-    test [ARGS]       ruff check src tests, then pytest -n 2 --dist worksteal ARGS (non-zero if either fails)
+    test [ARGS]       ruff check src tests, then pytest -n 2 --dist worksteal ARGS
+                      (non-zero if either fails)
     serve [ARGS]      tlatelolco serve ARGS: the web app on http://127.0.0.1:8000/
     play [ARGS]       tlatelolco play ARGS (default: grand_bazaar)
     bench [ARGS]      tlatelolco bench ARGS
