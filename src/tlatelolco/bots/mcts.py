@@ -46,7 +46,6 @@ class Node:
     visits: int = 0
     available: int = 0  # iterations in which this node's action was legal (ISMCTS)
     totals: list[float] = field(default_factory=list)
-    favourite: int = -1  # the rollout policy's own choice here, expanded first (-1: none yet)
     order: list[int] | None = None  # the policy's best moves here, best first: expanded in turn
 
 
@@ -279,8 +278,7 @@ class MCTS(Bot):
                 and any(a in children for a in legal)):
             return None
         if node.order is None and self.rankers is not None:
-            order = node.order = self.rankers[state.current_player()](state)
-            node.favourite = order[0] if order else -1
+            node.order = self.rankers[state.current_player()](state)
         if node.order:
             allowed = legal if self.determinize else None  # a draw may not allow every move
             for action in node.order:
@@ -312,7 +310,7 @@ class MCTS(Bot):
         rollout policy's own choice and shares the rest among the other considered moves."""
         children = node.children
         c = self.c
-        favourite = node.favourite
+        favourite = node.order[0] if node.order else -1  # the policy's own choice
         considered = [a for a in legal if a in children]
         others = len(considered) - (favourite in considered)  # ISMCTS: it may be illegal here
         rest = (1.0 - self.prior) / others if others else 0.0

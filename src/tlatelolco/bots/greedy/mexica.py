@@ -172,8 +172,7 @@ class MexicaGreedy(Bot):
         scored: list[tuple[tuple[float, int], int]] = []
         choice = self.choose(state.city, scored)
         scored.sort(key=itemgetter(0), reverse=True)  # stable: ties keep `best_plan`'s order
-        legal = set(rules.legal_actions(state.city))
-        firsts = [a for a in dict.fromkeys(a for _, a in scored) if a in legal]
+        firsts = list(dict.fromkeys(action for _, action in scored))
         return firsts[:most] if firsts else [choice]
 
     def tie(self, action: int) -> int:
@@ -187,8 +186,8 @@ class MexicaGreedy(Bot):
 
     def best_plan(self, city: City, legal: frozenset[int],
                   scored: list[tuple[tuple[float, int], int]] | None = None) -> Plan:
-        """The best-scoring plan, or () to end the turn; every plan's key and first action
-        (END for ending the turn) go to `scored` too, if given."""
+        """The best-scoring plan, or () to end the turn; every legal plan's key and first
+        action (END for ending the turn, if legal) go to `scored` too, if given."""
         me = self.me
         budget = rules.budget(city)
         dist, prev = routes(city, me, ROUTE_LIMIT)
@@ -197,7 +196,7 @@ class MexicaGreedy(Bot):
         base = self.value(city, moved=False)
         best: Plan = ()
         best_key = (self.value(city, moved=False, ending=True) - base, 0)  # ending the turn
-        if scored is not None:
+        if scored is not None and END in legal:
             scored.append((best_key, END))
         kept = self.plan if self.plan and self.plan_turn == self.turn_of(city) \
             and self.plan[0] in legal else ()
