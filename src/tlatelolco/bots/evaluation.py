@@ -20,9 +20,11 @@ from tlatelolco.contract import Game, State
 Evaluator = Callable[[State], list[float]]
 Worth = Callable[[State], Sequence[float]]
 
-# game -> points that separate a slight lead from a near-certain win
-SCALES: dict[str, float] = {
-    "grand_bazaar": 12.0,
+Scale = Callable[[State], float]
+
+# game -> points that separate a slight lead from a near-certain win (a number, or a function
+# of the position where that depends on how much of the game is left)
+SCALES: dict[str, float | Scale] = {
     "aztec_market": 4.0,
     "axio": 2.0,
     "mexica": 8.0,
@@ -52,6 +54,30 @@ def grand_bazaar_worth(state: State) -> list[float]:
     values = expected_next_prices(b)
     return [money + sum(h * v for h, v in zip(hand, values, strict=True))
             for money, hand in zip(b.money, b.hands, strict=True)]
+
+
+def grand_bazaar_scale(state: State) -> float:
+    """How far the lead between the two strongest players may still move, as a logistic scale.
+
+    Between good players the lead moves little (a standard deviation of about 4.4 grands over a
+    whole 2-player game between greedy bots), so one fixed scale was either far too flat late or
+    too steep early. The variance left is the next card's exact effect on the two players'
+    difference in gems, plus what the cards after it add: about 0.75 grands² per card, less
+    near the end, where the cards left are few and known (they bring every price back to 10).
+    Fitted on greedy-against-greedy games; Φ(lead / sd) is then turned into the logistic scale
+    with the usual factor 1.702.
+    """
+    from tlatelolco.bots.greedy.grand_bazaar import exposure_variance, next_card_moments
+
+    b = state.bazaar  # type: ignore[attr-defined]
+    left = b.deck.bit_count()
+    worth = grand_bazaar_worth(state)
+    first, second = sorted(range(len(worth)), key=worth.__getitem__, reverse=True)[:2]
+    exposure = [a - c for a, c in zip(b.hands[first], b.hands[second], strict=True)]
+    later = max(0, left - 1)
+    variance = (exposure_variance(exposure, next_card_moments(b.deck)[1])
+                + 0.75 * later * min(1.0, later / 12) ** 0.5)
+    return max(math.sqrt(variance), 0.25) / 1.702
 
 
 def mexica_worth(state: State) -> list[float]:
@@ -115,6 +141,8 @@ def score_worth(state: State) -> list[float]:
     return state.scores()
 
 
+SCALES["grand_bazaar"] = grand_bazaar_scale
+
 WORTH: dict[str, Worth] = {
     "axio": axio_worth,
     "aztec_market": aztec_market_worth,
@@ -129,9 +157,17 @@ def evaluator_for(game: Game) -> Evaluator:
     scale = SCALES.get(game.info.name, 1.0)
     sides = game.teams()
     players = game.num_players()
+    if callable(scale):
+        scale_of = scale
+
+        def evaluate_scaled(state: State) -> list[float]:
+            return shares(worth(state), sides, scale_of(state), players)
+
+        return evaluate_scaled
+    fixed = scale
 
     def evaluate(state: State) -> list[float]:
-        return shares(worth(state), sides, scale, players)
+        return shares(worth(state), sides, fixed, players)
 
     return evaluate
 
