@@ -72,3 +72,13 @@ def test_gb_a_leader_holding_what_the_rival_holds_is_safer() -> None:
     copied = evaluate(bazaar_position(21, [3, 0], [[3, 0, 0], [3, 0, 0]]))
     apart = evaluate(bazaar_position(21, [3, 0], [[3, 0, 0], [0, 0, 3]]))
     assert copied[0] > apart[0] > 0.5
+
+
+def test_axio_leads_count_for_more_as_the_stacks_run_down() -> None:
+    from tlatelolco.bots.evaluation import axio_scale
+
+    game = load("axio", num_players=2)
+    state = game.new_initial_state()
+    early = axio_scale(state, [0.0, 0.0])
+    state.table.placed_from_stack[:] = [11, 11]
+    assert axio_scale(state, [0.0, 0.0]) < early

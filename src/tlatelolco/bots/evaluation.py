@@ -7,6 +7,11 @@ approximates the final score (Grand Bazaar: money plus the 10 grands each gem pa
 Mexica: points so far plus what the areas would pay at the scorings to come; the others: their
 score so far), and a logistic choice over the sides' worths at the game's `scale` (roughly how
 many points make a lead hard to lose) turns it into shares.
+
+How much a lead is worth changes over a game: the same 3 grands decide little in Grand Bazaar's
+first round and nearly everything in its last. Where that was measured (Grand Bazaar, Axio),
+the scale is a function of the position, fitted so that the shares match how often greedy bots
+with that lead went on to win; a flat scale made searches there see every move as a coin flip.
 """
 
 from __future__ import annotations
@@ -20,15 +25,7 @@ from tlatelolco.contract import Game, State
 Evaluator = Callable[[State], list[float]]
 Worth = Callable[[State], Sequence[float]]
 
-Scale = Callable[[State], float]
-
-# game -> points that separate a slight lead from a near-certain win (a number, or a function
-# of the position where that depends on how much of the game is left)
-SCALES: dict[str, float | Scale] = {
-    "aztec_market": 4.0,
-    "axio": 2.0,
-    "mexica": 8.0,
-}
+Scale = Callable[[State, Sequence[float]], float]  # (position, worth per seat) -> scale
 
 
 def shares(worth: Sequence[float], sides: tuple[tuple[int, ...], ...], scale: float,
@@ -56,7 +53,7 @@ def grand_bazaar_worth(state: State) -> list[float]:
             for money, hand in zip(b.money, b.hands, strict=True)]
 
 
-def grand_bazaar_scale(state: State) -> float:
+def grand_bazaar_scale(state: State, worth: Sequence[float]) -> float:
     """How far the lead between the two strongest players may still move, as a logistic scale.
 
     Between good players the lead moves little (a standard deviation of about 4.4 grands over a
@@ -71,7 +68,6 @@ def grand_bazaar_scale(state: State) -> float:
 
     b = state.bazaar  # type: ignore[attr-defined]
     left = b.deck.bit_count()
-    worth = grand_bazaar_worth(state)
     first, second = sorted(range(len(worth)), key=worth.__getitem__, reverse=True)[:2]
     exposure = [a - c for a, c in zip(b.hands[first], b.hands[second], strict=True)]
     later = max(0, left - 1)
@@ -112,12 +108,25 @@ def axio_worth(state: State) -> list[float]:
     next) whose softness follows the greedy bot's schedule: early on nearly the mean (every
     point helps, low colours can catch up), at the end the minimum itself."""
     from tlatelolco.bots.greedy.axio import END, SCHEDULE, START
-    from tlatelolco.games.axio.rules import STACK
 
     t = state.table  # type: ignore[attr-defined]
-    progress = min(1.0, sum(t.placed_from_stack) / (len(t.placed_from_stack) * (STACK - 1)))
-    k = 1.0 / (START + (END - START) * progress ** SCHEDULE)
+    k = 1.0 / (START + (END - START) * axio_progress(state) ** SCHEDULE)
     return [-k * math.log(sum(math.exp(-v / k) for v in tracks)) for tracks in t.scores]
+
+
+def axio_progress(state: State) -> float:
+    """How far the game is, 0 to 1: the share of the players' stacks placed."""
+    from tlatelolco.games.axio.rules import STACK
+
+    placed = state.table.placed_from_stack  # type: ignore[attr-defined]
+    return min(1.0, sum(placed) / (len(placed) * (STACK - 1)))
+
+
+def axio_scale(state: State, worth: Sequence[float]) -> float:
+    """Early leads mean little (hands, draws and the board are still open), late ones much: the
+    logistic scale fitted on greedy-against-greedy games falls from about 1.4 at a third of the
+    game to 0.65 at its end."""
+    return 0.6 / max(axio_progress(state), 0.15) ** 0.8
 
 
 def aztec_market_worth(state: State) -> list[float]:
@@ -141,13 +150,20 @@ def score_worth(state: State) -> list[float]:
     return state.scores()
 
 
-SCALES["grand_bazaar"] = grand_bazaar_scale
-
 WORTH: dict[str, Worth] = {
     "axio": axio_worth,
     "aztec_market": aztec_market_worth,
     "grand_bazaar": grand_bazaar_worth,
     "mexica": mexica_worth,
+}
+
+# game -> points that separate a slight lead from a near-certain win: a number, or a function
+# of the position where that depends on how much of the game is left
+SCALES: dict[str, float | Scale] = {
+    "axio": axio_scale,
+    "aztec_market": 4.0,
+    "grand_bazaar": grand_bazaar_scale,
+    "mexica": 8.0,
 }
 
 
@@ -157,17 +173,11 @@ def evaluator_for(game: Game) -> Evaluator:
     scale = SCALES.get(game.info.name, 1.0)
     sides = game.teams()
     players = game.num_players()
-    if callable(scale):
-        scale_of = scale
-
-        def evaluate_scaled(state: State) -> list[float]:
-            return shares(worth(state), sides, scale_of(state), players)
-
-        return evaluate_scaled
-    fixed = scale
 
     def evaluate(state: State) -> list[float]:
-        return shares(worth(state), sides, fixed, players)
+        worths = worth(state)
+        return shares(worths, sides, scale(state, worths) if callable(scale) else scale,
+                      players)
 
     return evaluate
 
