@@ -173,3 +173,11 @@ def test_axio_tie_breaks_agree_with_the_real_games_colour_boards() -> None:
         assert decided_by_tie_break(result["scores"], result["returns"], ALONE[2]) == expected
         seen += expected
     assert seen  # random Axio games often tie on the lowest colour
+
+
+def test_a_share_of_nothing_or_everything_has_its_own_bound_exactly() -> None:
+    # Regression: the lower bound of a zero share came out as ~3e-17, printed as "0.000" but
+    # not equal to 0 in the JSON summaries.
+    assert wilson_interval(0.0, 100)[0] == 0.0
+    assert wilson_interval(1.0, 100)[1] == 1.0
+    assert 0.0 < wilson_interval(0.0, 100)[1] < 0.05

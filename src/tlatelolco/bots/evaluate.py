@@ -70,7 +70,10 @@ def wilson_interval(share: float, n: int, z: float = Z95) -> tuple[float, float]
     denominator = 1 + z * z / n
     centre = (share + z * z / (2 * n)) / denominator
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At a share of 0 or 1 that bound is exactly the share; rounding would leave ~1e-17.
+    low = 0.0 if share <= 0 else max(0.0, centre - half)
+    high = 1.0 if share >= 1 else min(1.0, centre + half)
+    return low, high
 
 
 def format_result(result: dict[str, Any]) -> str:
