@@ -11,7 +11,8 @@ many points make a lead hard to lose) turns it into shares.
 How much a lead is worth changes over a game: the same 3 grands decide little in Grand Bazaar's
 first round and nearly everything in its last. Where that was measured (Grand Bazaar, Axio),
 the scale is a function of the position, fitted so that the shares match how often greedy bots
-with that lead went on to win; a flat scale made searches there see every move as a coin flip.
+with that lead went on to win (Grand Bazaar's fixed scale had its search see every move as a
+coin flip).
 """
 
 from __future__ import annotations
@@ -57,8 +58,9 @@ def grand_bazaar_scale(state: State, worth: Sequence[float]) -> float:
     """How far the lead between the two strongest players may still move, as a logistic scale.
 
     Between good players the lead moves little (a standard deviation of about 4.4 grands over a
-    whole 2-player game between greedy bots), so one fixed scale was either far too flat late or
-    too steep early. The variance left is the next card's exact effect on the two players'
+    whole 2-player game between greedy bots), so the old fixed scale of 12 grands made nearly
+    every position read as even, and no fixed scale fits both the first round and the last.
+    The variance left is the next card's exact effect on the two players'
     difference in gems, plus what the cards after it add: about 0.75 grands² per card, less
     near the end, where the cards left are few and known (they bring every price back to 10).
     Fitted on greedy-against-greedy games; Φ(lead / sd) is then turned into the logistic scale
