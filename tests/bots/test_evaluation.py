@@ -7,10 +7,10 @@ import random
 import pytest
 
 from tlatelolco import load
-from tlatelolco.bots.evaluation import evaluator_for
+from tlatelolco.bots.evaluation import axio_scale, evaluator_for
 from tlatelolco.chance import sample_chance
 from tlatelolco.games.grand_bazaar import rules as gb_rules
-from tlatelolco.games.grand_bazaar.cards import PRICE_CARDS
+from tlatelolco.games.grand_bazaar.cards import GEMS_PER_TYPE, PRICE_CARDS
 from tlatelolco.games.grand_bazaar.state import GrandBazaarState
 
 GAMES = ["axio", "aztec_market", "grand_bazaar", "mexica"]
@@ -43,7 +43,7 @@ def bazaar_position(revealed: int, money: list[int], hands: list[list[int]]) -> 
     in the lead, the hands and how many cards are left."""
     b = gb_rules.set_up(2)
     b.money, b.hands = money, hands
-    b.supply = [10 - sum(h[g] for h in hands) for g in range(3)]
+    b.supply = [GEMS_PER_TYPE - sum(h[g] for h in hands) for g in range(3)]
     index = {change: c for c, change in enumerate(PRICE_CARDS)}
     pairs = [(c, index[tuple(-d for d in change)]) for c, change in enumerate(PRICE_CARDS)
              if change > (0, 0, 0)]
@@ -75,8 +75,6 @@ def test_gb_a_leader_holding_what_the_rival_holds_is_safer() -> None:
 
 
 def test_axio_leads_count_for_more_as_the_stacks_run_down() -> None:
-    from tlatelolco.bots.evaluation import axio_scale
-
     game = load("axio", num_players=2)
     state = game.new_initial_state()
     early = axio_scale(state, [0.0, 0.0])

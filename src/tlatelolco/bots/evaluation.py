@@ -60,9 +60,9 @@ def grand_bazaar_scale(state: State, worth: Sequence[float]) -> float:
     Between good players the lead moves little (a standard deviation of about 4.4 grands over a
     whole 2-player game between greedy bots), so the old fixed scale of 12 grands made nearly
     every position read as even, and no fixed scale fits both the first round and the last.
-    The variance left is the next card's exact effect on the two players'
-    difference in gems, plus what the cards after it add: about 0.75 grands² per card, less
-    near the end, where the cards left are few and known (they bring every price back to 10).
+    The variance left is the next card's exact effect on the two players' difference in gems,
+    plus what the cards after it add: about 0.75 grands² per card, less near the end, where
+    the cards left are few and known (they bring every price back to 10).
     Fitted on greedy-against-greedy games; Φ(lead / sd) is then turned into the logistic scale
     with the usual factor 1.702.
     """
