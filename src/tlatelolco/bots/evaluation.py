@@ -9,10 +9,11 @@ score so far), and a logistic choice over the sides' worths at the game's `scale
 many points make a lead hard to lose) turns it into shares.
 
 How much a lead is worth changes over a game: the same 3 grands decide little in Grand Bazaar's
-first round and nearly everything in its last. Where that was measured (Grand Bazaar, Axio),
-the scale is a function of the position, fitted so that the shares match how often greedy bots
-with that lead went on to win (Grand Bazaar's fixed scale had its search see every move as a
-coin flip).
+first round and nearly everything in its last. Where that was measured (Grand Bazaar, Axio,
+Mexica), the scale is a function of the position, fitted so that the shares match how often
+greedy bots with that lead went on to win (Grand Bazaar's fixed scale had its search see every
+move as a coin flip; Mexica's part-2 worth, before it was mended, predicted the winner worse
+than a coin flip).
 """
 
 from __future__ import annotations
@@ -80,18 +81,47 @@ def grand_bazaar_scale(state: State, worth: Sequence[float]) -> float:
 
 def mexica_worth(state: State) -> list[float]:
     """Points so far, action tokens, and every area ranked as the scorings still to come will
-    rank it (the greedy bot's own valuation, `MexicaGreedy.area_points`)."""
+    rank it: in part 1 the greedy bot's own valuation (`MexicaGreedy.area_points`); in part 2
+    the districts as they stand, but an unfounded area only at `UNFOUNDED_TWO` of its places,
+    and ranked as if it were no bigger than the biggest tile.
+
+    Part 2's unfounded areas pay their full size at the end (MX-11), but until then canals and
+    the 7 tiles cut them up and every builder keeps adding to them: counted in full, a lead in
+    them decided less than a coin flip (log-loss 1.04 at scale 20 over greedy games' part-2
+    positions); at a third of their places, ranked as at most 13 squares, 0.55 at scale 13.
+    """
     from tlatelolco.bots.greedy.mexica import TOKEN_SUM, TOKEN_WORTH, MexicaGreedy
-    from tlatelolco.games.mexica.scoring import levels_by_area
+    from tlatelolco.games.mexica.components import SIZES, place_points
+    from tlatelolco.games.mexica.scoring import levels_by_area, ranked_points
 
     city = state.city  # type: ignore[attr-defined]
     worth = [s + TOKEN_WORTH * TOKEN_SUM[t] for s, t in zip(city.scores, city.tokens,
                                                             strict=True)]
-    valuer = _valuer(MexicaGreedy, state.get_game())
-    for ident, levels in levels_by_area(city).items():
-        for seat, won in enumerate(valuer.area_points(city, ident, levels)):
-            worth[seat] += won
+    areas = levels_by_area(city)
+    if city.part == 1:
+        valuer = _valuer(MexicaGreedy, state.get_game())
+        for ident, levels in areas.items():
+            for seat, won in enumerate(valuer.area_points(city, ident, levels)):
+                worth[seat] += won
+        return worth
+    for ident, levels in areas.items():
+        tile = city.area_tile[ident]
+        weight = 1.0 if tile else UNFOUNDED_TWO
+        prizes = place_points(tile or min(city.area_size[ident], SIZES[-1]))
+        for seat, won in enumerate(ranked_points(levels, prizes)):
+            worth[seat] += weight * won
     return worth
+
+
+UNFOUNDED_TWO = 0.35  # part 2: the share of an unfounded area's places counted before the end
+
+
+def mexica_scale(state: State, worth: Sequence[float]) -> float:
+    """Part 1's leads are open to two scorings, part 2's to one. Fitted on greedy-against-greedy
+    games the logistic scale is about 30 points in part 1 (45 in its first rounds, 20 in its
+    last) and 13 in part 2 (with part 2's worth above). Part 1 keeps the 20 the arena chose
+    before; the fitted 30 scored 0.70 against greedy over 40 games, 20 scored 0.74."""
+    return 20.0 if state.city.part == 1 else 13.0  # type: ignore[attr-defined]
 
 
 _VALUERS: dict[tuple[type, Game], Any] = {}
@@ -161,15 +191,13 @@ WORTH: dict[str, Worth] = {
 
 # game -> points that separate a slight lead from a near-certain win: a number, or a function
 # of the position where that depends on how much of the game is left. Aztec Market's worth
-# predicts the winner only late (greedy games' fitted scale falls from ~50 to ~20 points), and
-# Mexica's swings by dozens of points around a scoring: their fixed scales were chosen by the
-# arena (Aztec Market 4 → 12: 0.73 → 0.83 against greedy over 100 games; Mexica 8 → 20: 0.69
-# over 120 games → 0.725 over 80).
+# predicts the winner only late (greedy games' fitted scale falls from ~50 to ~20 points): its
+# fixed scale was chosen by the arena (4 → 12: 0.73 → 0.83 against greedy over 100 games).
 SCALES: dict[str, float | Scale] = {
     "axio": axio_scale,
     "aztec_market": 12.0,
     "grand_bazaar": grand_bazaar_scale,
-    "mexica": 20.0,
+    "mexica": mexica_scale,
 }
 
 
