@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.mexica.positions import CORNER_5_CANALS, position, sq, state_at
+from tests.mexica.positions import scored_city, sq, state_at
 
 from tlatelolco import load
 from tlatelolco.bots.evaluation import (
@@ -19,7 +19,6 @@ from tlatelolco.chance import sample_chance
 from tlatelolco.games.grand_bazaar import rules as gb_rules
 from tlatelolco.games.grand_bazaar.cards import GEMS_PER_TYPE, PRICE_CARDS
 from tlatelolco.games.grand_bazaar.state import GrandBazaarState
-from tlatelolco.games.mexica import MexicaState
 
 GAMES = ["axio", "aztec_market", "grand_bazaar", "mexica"]
 
@@ -90,27 +89,19 @@ def test_axio_leads_count_for_more_as_the_stacks_run_down() -> None:
     assert axio_scale(state, [0.0, 0.0]) < early
 
 
-def mexica_part_two(more: dict[str, tuple[int, int]] | None = None) -> MexicaState:
-    """Part 2: a founded district of 5 (C2) with all three seats' buildings, and a building of
-    seat 1 at M5 in the big unfounded rest of the island."""
-    built = {"C3": (0, 3), "D3": (1, 2), "C4": (2, 1), "M5": (1, 4), **(more or {})}
-    return state_at(position(3, canals=CORNER_5_CANALS, tiles={"C2": 5},
-                             mexica=("K5", "K6", "K7"), buildings=built, part=2))
-
-
 def test_mx11_mexica_worth_in_part_two() -> None:
     """MX-11: part 2 has one scoring left, so a district counts its places once; an unfounded
     area will pay its size then, but canals and tiles still cut it up: it counts a share of
     its places, ranked as if no bigger than the biggest tile (13)."""
-    state = mexica_part_two()
+    state = state_at(scored_city(part=2))
     assert state.city.area_size[state.city.area[sq("M5")]] > 13
     assert mexica_worth(state) == pytest.approx([5, 3 + UNFOUNDED_TWO * 13, 2])
-    tied = mexica_part_two({"M6": (0, 4)})
+    tied = state_at(scored_city({"M6": (0, 4)}, part=2))
     assert mexica_worth(tied) == pytest.approx([5 + UNFOUNDED_TWO * 13, 3 + UNFOUNDED_TWO * 13, 2])
 
 
 def test_mexica_leads_count_for_more_in_part_two() -> None:
     """Part 1's leads are still open to both scorings; part 2's to one."""
-    game = load("mexica", num_players=2)
-    state = game.new_initial_state()
-    assert mexica_scale(mexica_part_two(), [0.0, 0.0, 0.0]) < mexica_scale(state, [0.0, 0.0])
+    part_one = load("mexica", num_players=2).new_initial_state()
+    part_two = state_at(scored_city(part=2))
+    assert mexica_scale(part_two, [0.0, 0.0, 0.0]) < mexica_scale(part_one, [0.0, 0.0])

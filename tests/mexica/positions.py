@@ -104,6 +104,15 @@ def position(num_players: int = 2, *, mexica: Iterable[str] | None = None,
     return c
 
 
+def scored_city(more: dict[str, tuple[int, int]] | None = None, **fields: object) -> City:
+    """A founded district of 5 (C2 tile) with buildings of all three seats, and the rest of
+    the island unfounded with a building of seat 1 (and `more`); no Mexica on a starting
+    square."""
+    built = {"C3": (0, 3), "D3": (1, 2), "C4": (2, 1), "M5": (1, 4), **(more or {})}
+    return position(3, canals=CORNER_5_CANALS, tiles={"C2": 5}, mexica=("K5", "K6", "K7"),
+                    buildings=built, **fields)  # type: ignore[arg-type]
+
+
 def state_at(c: City) -> MexicaState:
     game = tlatelolco.load("mexica", num_players=c.num_players)
     return game.state_from_position(c)  # type: ignore[return-value]

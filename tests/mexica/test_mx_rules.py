@@ -21,6 +21,7 @@ from tests.mexica.positions import (
     partition,
     play,
     position,
+    scored_city,
     sq,
     state_at,
 )
@@ -1239,28 +1240,19 @@ def test_mx11_ranking_and_ties(levels: list[int], points: list[int]) -> None:
     assert scoring.ranked_points(levels, place_points(9)) == points
 
 
-def _scored_city(more: dict[str, tuple[int, int]] | None = None, **fields: object) -> City:
-    """A founded district of 5 (C2 tile) with buildings of all three seats, and the rest of
-    the island unfounded with a building of seat 1 (and `more`); no Mexica on a starting
-    square."""
-    built = {"C3": (0, 3), "D3": (1, 2), "C4": (2, 1), "M5": (1, 4), **(more or {})}
-    return position(3, canals=CORNER_5_CANALS, tiles={"C2": 5}, mexica=("K5", "K6", "K7"),
-                    buildings=built, **fields)  # type: ignore[arg-type]
-
-
 def test_mx11_first_scoring_only_districts() -> None:
     """MX-11: the first scoring counts founded districts only."""
-    assert scoring.scoring(_scored_city()) == [5, 3, 2]
+    assert scoring.scoring(scored_city()) == [5, 3, 2]
 
 
 def test_mx11_second_scoring_adds_unfounded_areas() -> None:
     """MX-11: the second scoring counts the districts again, then every unfounded area as if
     it held a tile of its size."""
-    c = _scored_city(part=2)
+    c = scored_city(part=2)
     big = c.area_size[c.area[sq("M5")]]
     assert big == 192 - 5 - 5 - 1  # minus canals, the district and B5 (cut off)
     assert scoring.scoring(c) == [5, 3 + big, 2]
-    c = _scored_city({"M6": (0, 4), "B5": (2, 1)}, part=2)
+    c = scored_city({"M6": (0, 4), "B5": (2, 1)}, part=2)
     assert scoring.scoring(c) == [5 + big, 3 + big, 2 + 1]  # tie for 1st; B5 alone: 1 point
 
 
@@ -1273,7 +1265,7 @@ def test_mx11_tie_in_a_district() -> None:
 
 def test_mx11_scorings_through_play() -> None:
     """MX-11: each part's end adds its scoring to the scores and records it."""
-    state = state_at(_scored_city(scores=[1, 2, 3]))
+    state = state_at(scored_city(scores=[1, 2, 3]))
     play(state, "end", "end", "end")  # an idle round: part 1 ends
     c = state.city
     big = c.area_size[c.area[sq("M5")]]

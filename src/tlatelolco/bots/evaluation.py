@@ -79,6 +79,9 @@ def grand_bazaar_scale(state: State, worth: Sequence[float]) -> float:
     return max(math.sqrt(variance), 0.25) / 1.702
 
 
+UNFOUNDED_TWO = 0.35  # part 2: the share of an unfounded area's places counted before the end
+
+
 def mexica_worth(state: State) -> list[float]:
     """Points so far, action tokens, and every area ranked as the scorings still to come will
     rank it: in part 1 the greedy bot's own valuation (`MexicaGreedy.area_points`); in part 2
@@ -111,9 +114,6 @@ def mexica_worth(state: State) -> list[float]:
         for seat, won in enumerate(ranked_points(levels, prizes)):
             worth[seat] += weight * won
     return worth
-
-
-UNFOUNDED_TWO = 0.35  # part 2: the share of an unfounded area's places counted before the end
 
 
 def mexica_scale(state: State, worth: Sequence[float]) -> float:
