@@ -37,3 +37,27 @@ def test_the_ranking_starts_with_the_bots_own_move(game_name: str) -> None:
         state.apply_action(choice)
         checked += 1
     assert checked >= 20  # a 2-player Axio game has 24 decisions
+
+
+def test_mexica_lines_are_the_plans_behind_the_ranking() -> None:
+    game = load("mexica", num_players=2)
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    players = [make_bot("greedy", game, s, seed=s) for s in range(2)]
+    rankers = [make_bot("greedy", game, s, seed=s) for s in range(2)]
+    movers = [make_bot("greedy", game, s, seed=s) for s in range(2)]  # a plan in hand counts
+    longest = 0
+    for _ in range(80):
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        seat = state.current_player()
+        lines = rankers[seat].ranked_lines(state, 8)  # type: ignore[attr-defined]
+        firsts = [line[0] for line in lines]
+        assert firsts == movers[seat].ranked(state, 8)  # type: ignore[attr-defined]
+        choice = players[seat].step(state)
+        assert firsts[0] == choice
+        assert len(set(firsts)) == len(firsts) and set(firsts) <= set(state.legal_actions())
+        longest = max(longest, *map(len, lines))
+        state.apply_action(choice)
+    assert longest >= 3  # walk, cut, found: a search plays on such a line to judge its move

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.bots.toys import Gamble, Nim
+from tests.bots.toys import Gamble, Lock, Nim
 
 from tlatelolco import load
 from tlatelolco.bots import bot_names, make_bot
@@ -90,6 +90,26 @@ def test_a_position_that_does_not_follow_gets_a_fresh_tree() -> None:
     assert _visits(bot.search(other)) == 100
 
 
+def test_a_new_move_is_judged_by_where_its_policys_line_leads() -> None:
+    lock = Lock()
+    values = {}
+    for follow in (1, 0):
+        bot = MCTS(lock, 0, seed=1, iterations=1, rollout="random", depth=0, follow=follow)
+        bot.rankers = [lambda state: [(2, 3)], lambda state: []]  # the policy's line: 2, then 3
+        result = bot.search(lock.new_initial_state())
+        assert [(s.action, s.visits) for s in result.actions] == [(2, 1)]
+        values[follow] = result.actions[0].value
+    assert values == {1: 1.0, 0: 0.5}  # the line opened the lock; alone, 2 is only halfway
+
+
+def test_a_line_is_played_on_only_while_its_mover_moves_legally() -> None:
+    state = Nim().new_initial_state()
+    MCTS._follow(state, 0, (3,))  # 3 stones may not be taken
+    assert state.history() == []
+    MCTS._follow(state, 0, (1, 1))  # after one take it is seat 1's move
+    assert state.history() == [1]
+
+
 def test_a_time_budget_is_kept() -> None:
     game = load("aztec_market", num_players=2)
     state = _decision(game, seat=0)
@@ -122,6 +142,7 @@ def test_it_refuses_to_move_for_another_seat() -> None:
     ("ismcts:c=-1", "c must be"),
     ("mcts:prior=1", "prior must be from 0 up to"),
     ("mcts:reuse=2", "reuse must be 0 or 1"),
+    ("mcts:follow=-1", "follow must be 0 or 1"),
 ])
 def test_bad_parameters_say_what_is_allowed(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):

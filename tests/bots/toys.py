@@ -5,6 +5,8 @@
   averages the wrong things, gets either wrong.
 - `Nim` (2 players): take 1 or 2 stones; whoever takes the last one wins. From 5 stones the only
   winning move is to take 2 (leaving a multiple of 3).
+- `Lock` (2 seats, seat 0 alone moves): pick two digits of 0-3 in a row; (2, 3) wins for seat 0,
+  anything else for seat 1. A first digit is worth nothing until the second is picked.
 """
 
 from __future__ import annotations
@@ -135,4 +137,53 @@ class NimState(State):
         new = NimState(self._game, self.stones)
         new._history = self._history[:]
         new.mover = self.mover
+        return new
+
+
+class Lock(Game):
+    info = info("lock", 2, "none")
+    CODE = (2, 3)
+
+    def max_game_length(self) -> int:
+        return 2
+
+    def new_initial_state(self) -> LockState:
+        return LockState(self)
+
+
+class LockState(State):
+    __slots__ = ()
+
+    def current_player(self) -> int:
+        return TERMINAL if len(self._history) == 2 else 0
+
+    def legal_actions(self) -> list[int]:
+        return [] if len(self._history) == 2 else [0, 1, 2, 3]
+
+    def illegal_reason(self, action: int) -> str | None:
+        return None if action in self.legal_actions() else "not a digit, or the lock is set"
+
+    def _apply(self, action: int) -> None:
+        pass  # the history is the whole state
+
+    def action_to_string(self, action: int) -> str:
+        return f"digit {action}"
+
+    def action_to_dict(self, action: int) -> dict[str, Any]:
+        return {"digit": action}
+
+    def returns(self) -> list[float]:
+        if len(self._history) < 2:
+            return [0.0, 0.0]
+        return [1.0, 0.0] if tuple(self._history) == Lock.CODE else [0.0, 1.0]
+
+    def scores(self) -> list[float]:
+        return self.returns()
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(self._history)
+
+    def clone(self) -> LockState:
+        new = LockState(self._game)
+        new._history = self._history[:]
         return new

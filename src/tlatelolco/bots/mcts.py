@@ -28,7 +28,7 @@ from typing import Any
 from tlatelolco.bots.base import Bot
 from tlatelolco.bots.evaluation import Evaluator, evaluator_for
 from tlatelolco.chance import sample_chance
-from tlatelolco.contract import Game, State
+from tlatelolco.contract import Game, IllegalActionError, State
 
 DEFAULT_TIME = 1.0
 # rollout decisions before evaluating, per game, as measured against greedy at 0.5 s a decision:
@@ -36,6 +36,9 @@ DEFAULT_TIME = 1.0
 # greedy decisions cost ~4 ms, 0.60 with rollouts of 2 and 0.68 over three runs with none (five
 # times the iterations, the tree looking ahead over the greedy bot's ranked plans).
 DEFAULT_DEPTH = {"grand_bazaar": 4, "aztec_market": 6, "axio": 4, "mexica": 0}
+
+
+Line = tuple[int, ...]
 
 
 @dataclass(slots=True, eq=False)
@@ -46,7 +49,10 @@ class Node:
     visits: int = 0
     available: int = 0  # iterations in which this node's action was legal (ISMCTS)
     totals: list[float] = field(default_factory=list)
-    order: list[int] | None = None  # the policy's best moves here, best first: expanded in turn
+    # the policy's best lines of play here, best first: their first moves are expanded in turn,
+    # and the rest of a line is how the rollout goes on after its move
+    order: list[Line] | None = None
+    legal: list[int] | None = None  # the legal actions here (MCTS: one position per node)
 
 
 @dataclass(slots=True)
@@ -73,7 +79,7 @@ class SearchResult:
 
 
 Policy = Callable[[State], int]
-Ranker = Callable[[State], list[int]]
+Ranker = Callable[[State], list[Line]]
 RANKED = 16  # moves a node takes from its policy's ranking before trying others at random
 
 
@@ -97,6 +103,10 @@ class MCTS(Bot):
       from it when the position handed over follows from it (the bot's own next action in a
       multi-action turn, or after opponents' moves the tree already holds); 0 starts afresh.
       ISMCTS always starts afresh: its tree is of an information set, not a position.
+    - `follow`: 1 (the default) lets a new node's mover play on the rest of the line its
+      policy had in mind for the move (Mexica's greedy bot plans a turn of several actions:
+      walk, cut, found), before the rollout, so a move is first judged by where its plan
+      leads rather than by its first step; 0 judges the move alone.
     """
 
     name = "mcts"
@@ -105,7 +115,7 @@ class MCTS(Bot):
     def __init__(self, game: Game, seat: int, seed: int | str | None = None, *,
                  time: float | None = None, iterations: int | None = None, c: float = 0.7,
                  rollout: str = "greedy", depth: int | None = None, widen: float = 1.0,
-                 prior: float = 0.5, reuse: int = 1) -> None:
+                 prior: float = 0.5, reuse: int = 1, follow: int = 1) -> None:
         super().__init__(game, seat, seed)
         if time is None and iterations is None:
             time = DEFAULT_TIME
@@ -125,6 +135,8 @@ class MCTS(Bot):
             raise ValueError(f"prior must be from 0 up to (not including) 1, got {prior}")
         if reuse not in (0, 1):
             raise ValueError(f"reuse must be 0 or 1, got {reuse}")
+        if follow not in (0, 1):
+            raise ValueError(f"follow must be 0 or 1, got {follow}")
         if rollout not in ("greedy", "random"):
             raise ValueError(f"rollout must be greedy or random, got {rollout!r}")
         self.time, self.iterations = time, iterations
@@ -135,12 +147,14 @@ class MCTS(Bot):
         self.prior = float(prior) if self.policies is not None else 0.0
         self.last_search: SearchResult | None = None
         self.reuse = bool(reuse) and not self.determinize
+        self.follow = bool(follow)
         self._kept: tuple[State, Node] | None = None  # the last search's position and tree
 
     def _policies(self, game: Game, rollout: str
                   ) -> tuple[list[Policy] | None, list[Ranker] | None]:
         """One rollout policy per seat (the greedy bot of that seat, or None for random), and
-        what ranks its moves for the search (its `ranked` method, or its one choice)."""
+        what ranks its moves for the search: its lines of play (`ranked_lines`), its moves
+        (`ranked`), or its one choice."""
         if rollout == "random":
             return None, None
         from tlatelolco.bots import GREEDY, make_bot  # the factory imports this module
@@ -149,12 +163,7 @@ class MCTS(Bot):
             return None, None
         bots = [make_bot("greedy", game, s, f"{self.rng.random()}:rollout:{s}")
                 for s in range(self.players)]
-        rankers: list[Ranker] = []
-        for bot in bots:
-            ranked = getattr(bot, "ranked", None)
-            rankers.append((lambda state, r=ranked: r(state, RANKED)) if ranked is not None
-                           else (lambda state, b=bot: [b.step(state)]))
-        return [bot.step for bot in bots], rankers
+        return [bot.step for bot in bots], [_ranker(bot) for bot in bots]
 
     # --- the decision ------------------------------------------------------------------------
     def step(self, state: State) -> int:
@@ -249,13 +258,20 @@ class MCTS(Bot):
                 path.append(node)
                 continue
             mover = state.current_player()
-            legal = state.legal_actions()
-            action = self._expand(node, state, legal)
-            if action is not None:
+            legal = node.legal
+            if legal is None:
+                legal = state.legal_actions()
+                if not self.determinize:  # a node is one position: its moves do not change
+                    node.legal = legal
+            line = self._expand(node, state, legal)
+            if line is not None:
+                action = line[0]
                 child = node.children[action] = Node(totals=[0.0] * self.players)
                 child.available = 1
                 state.apply_action(action)
                 path.append(child)
+                if self.follow:
+                    self._follow(state, mover, line[1:])
                 values = self._rollout(state)
                 break
             action = self._select(node, legal, mover) if not self.prior else self._puct(
@@ -269,8 +285,9 @@ class MCTS(Bot):
             for s in range(self.players):
                 totals[s] += values[s]
 
-    def _expand(self, node: Node, state: State, legal: list[int]) -> int | None:
-        """An action to add below `node`, or None to select among its children."""
+    def _expand(self, node: Node, state: State, legal: list[int]) -> Line | None:
+        """A line of play whose first action is to be added below `node`, or None to select
+        among its children."""
         children = node.children
         if len(children) >= len(legal):
             return None
@@ -281,11 +298,11 @@ class MCTS(Bot):
             node.order = self.rankers[state.current_player()](state)
         if node.order:
             allowed = legal if self.determinize else None  # a draw may not allow every move
-            for action in node.order:
-                if action not in children and (allowed is None or action in allowed):
-                    return action
+            for line in node.order:
+                if line[0] not in children and (allowed is None or line[0] in allowed):
+                    return line
         untried = [a for a in legal if a not in children]
-        return self.rng.choice(untried) if untried else None
+        return (self.rng.choice(untried),) if untried else None
 
     def _select(self, node: Node, legal: list[int], mover: int) -> int:
         children = node.children
@@ -310,7 +327,7 @@ class MCTS(Bot):
         rollout policy's own choice and shares the rest among the other considered moves."""
         children = node.children
         c = self.c
-        favourite = node.order[0] if node.order else -1  # the policy's own choice
+        favourite = node.order[0][0] if node.order else -1  # the policy's own choice
         considered = [a for a in legal if a in children]
         others = len(considered) - (favourite in considered)  # ISMCTS: it may be illegal here
         rest = (1.0 - self.prior) / others if others else 0.0
@@ -325,6 +342,17 @@ class MCTS(Bot):
             if score > best_score:
                 best, best_score = action, score
         return best
+
+    @staticmethod
+    def _follow(state: State, mover: int, rest: Line) -> None:
+        """Play on the rest of a line while its mover is to move and its steps are legal."""
+        for action in rest:
+            if state.is_chance_node() or state.is_terminal() or state.current_player() != mover:
+                return
+            try:
+                state.apply_action(action)
+            except IllegalActionError:
+                return
 
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
@@ -354,6 +382,16 @@ class ISMCTS(MCTS):
 
     def _start(self, state: State) -> State:
         return state.resample_from_infostate(self.seat, self.rng)
+
+
+def _ranker(bot: Bot) -> Ranker:
+    lines = getattr(bot, "ranked_lines", None)
+    if lines is not None:
+        return lambda state: lines(state, RANKED)
+    ranked = getattr(bot, "ranked", None)
+    if ranked is not None:
+        return lambda state: [(action,) for action in ranked(state, RANKED)]
+    return lambda state: [(bot.step(state),)]
 
 
 __all__ = ["ISMCTS", "MCTS", "ActionStats", "Node", "SearchResult"]

@@ -147,7 +147,7 @@ class MexicaGreedy(Bot):
         assert isinstance(state, MexicaState), f"MexicaGreedy plays Mexica, not {state!r}"
         return self.choose(state.city)
 
-    def choose(self, city: City, scored: list[tuple[tuple[float, int], int]] | None = None
+    def choose(self, city: City, scored: list[tuple[tuple[float, int], Plan]] | None = None
                ) -> int:
         """The bot's action in the plain position `city` (its seat must be to move); the plans
         weighed go to `scored` (see `best_plan`), if given."""
@@ -168,12 +168,20 @@ class MexicaGreedy(Bot):
     def ranked(self, state: State, most: int) -> list[int]:
         """The first actions of the `most` best plans (ending the turn among them), best
         first, `step`'s choice first: the order in which a search tries moves."""
+        return [line[0] for line in self.ranked_lines(state, most)]
+
+    def ranked_lines(self, state: State, most: int) -> list[Plan]:
+        """The best plan for each of the `most` best first actions (`(END,)` for ending the
+        turn), best first, `step`'s plan first: a search tries the moves in this order and
+        plays on each plan's rest to judge its move."""
         assert isinstance(state, MexicaState), f"MexicaGreedy plays Mexica, not {state!r}"
-        scored: list[tuple[tuple[float, int], int]] = []
+        scored: list[tuple[tuple[float, int], Plan]] = []
         choice = self.choose(state.city, scored)
         scored.sort(key=itemgetter(0), reverse=True)  # stable: ties keep `best_plan`'s order
-        firsts = list(dict.fromkeys(action for _, action in scored))
-        return firsts[:most] if firsts else [choice]
+        lines: dict[int, Plan] = {}
+        for _, plan in scored:
+            lines.setdefault(plan[0], plan)
+        return list(lines.values())[:most] if lines else [(choice,)]
 
     def tie(self, action: int) -> int:
         return (action * 2654435761 ^ self.salt) & 0x7FFFFFFF
@@ -185,9 +193,9 @@ class MexicaGreedy(Bot):
     # --- choosing a plan -----------------------------------------------------------------------
 
     def best_plan(self, city: City, legal: frozenset[int],
-                  scored: list[tuple[tuple[float, int], int]] | None = None) -> Plan:
-        """The best-scoring plan, or () to end the turn; every legal plan's key and first
-        action (END for ending the turn, if legal) go to `scored` too, if given."""
+                  scored: list[tuple[tuple[float, int], Plan]] | None = None) -> Plan:
+        """The best-scoring plan, or () to end the turn; every legal plan and its key (`(END,)`
+        for ending the turn, if legal) go to `scored` too, if given."""
         me = self.me
         budget = rules.budget(city)
         dist, prev = routes(city, me, ROUTE_LIMIT)
@@ -197,7 +205,7 @@ class MexicaGreedy(Bot):
         best: Plan = ()
         best_key = (self.value(city, moved=False, ending=True) - base, 0)  # ending the turn
         if scored is not None and END in legal:
-            scored.append((best_key, END))
+            scored.append((best_key, (END,)))
         kept = self.plan if self.plan and self.plan_turn == self.turn_of(city) \
             and self.plan[0] in legal else ()
         seen: set[Plan] = set()
@@ -212,7 +220,7 @@ class MexicaGreedy(Bot):
                 score += KEEP_PLAN
             key = (score, self.tie(plan[0]))
             if scored is not None:
-                scored.append((key, plan[0]))
+                scored.append((key, plan))
             if key > best_key:
                 best, best_key = plan, key
         return best
