@@ -1,10 +1,15 @@
 """Playing a schedule: the same records in this process and in a pool of processes, the Ray path's
 start and stop (with a stand-in for Ray; the real one is in test_arena_ray.py), failures that
-name their match, and runs saved, reloaded and checked."""
+name their match, workers that end with a killed arena, and runs saved, reloaded and checked."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -176,3 +181,55 @@ def test_the_scaling_check_runs_both_ways_and_compares_records(
     out = capsys.readouterr().out
     assert "axio, 2 players, greedy vs random, 4 games" in out
     assert "1 worker" in out and "2 workers" in out and "records identical" in out
+
+
+KILLED_ARENA = """
+from tlatelolco.arena.runner import play_all
+from tlatelolco.arena.schedule import schedule
+play_all(schedule("mexica", ["mcts:time=5", "greedy"], 8, 2, seed=1), workers=2)
+"""
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone while we looked
+        if int(fields[1]) == parent:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; whether anyone reaps it is not ours to say
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_workers_end_when_their_arena_is_killed() -> None:
+    arena = subprocess.Popen([sys.executable, "-c", KILLED_ARENA])
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.2)
+            workers = [pid for pid in _children(arena.pid)
+                       if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        assert len(workers) == 2, "the arena did not start its two workers"
+        time.sleep(3)  # the workers are playing 5-second decisions by now
+        arena.send_signal(signal.SIGTERM)  # no chance to shut its pool down
+        arena.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(map(_alive, workers)):
+            time.sleep(0.2)
+        assert not any(map(_alive, workers)), "workers played on after their arena was killed"
+    finally:
+        if arena.poll() is None:
+            arena.kill()
+        for pid in filter(_alive, workers):  # a failed check leaves nothing running
+            os.kill(pid, signal.SIGKILL)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -21,6 +23,7 @@ from tlatelolco.match import play_match
 
 Progress = Callable[[int, int], None]
 MAX_BATCH = 8  # matches sent to a worker at once: fewer round trips, yet a live progress bar
+ORPHAN_CHECK = 0.5  # seconds between a worker's checks that the arena that started it is alive
 
 
 class ArenaError(RuntimeError):
@@ -41,6 +44,18 @@ def play_one(match: Match) -> dict[str, Any]:
 def play_batch(matches: Sequence[Match]) -> list[dict[str, Any]]:
     """Records of several matches, played one after the other (what a worker is sent)."""
     return [play_one(m) for m in matches]
+
+
+def watch_parent(parent: int) -> None:
+    """Worker start-up: end this worker as soon as the arena that started it is gone. An arena
+    killed by a signal cannot shut its pool down, and its workers would play on for nobody."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="arena-orphan-watch", daemon=True).start()
 
 
 def batch_size(remaining: int, workers: int) -> int:
@@ -100,7 +115,8 @@ def _play_pool(matches: list[Match], workers: int, progress: Progress | None
     results: list[dict[str, Any] | None] = [None] * len(matches)
     position = {m.index: i for i, m in enumerate(matches)}
     done = 0
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=watch_parent, initargs=(os.getpid(),))
     try:
         pending: set[Future[list[dict[str, Any]]]] = {
             pool.submit(play_batch, batch) for batch in _batches(matches, workers)}
