@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 from tlatelolco.games.mexica.board import STARTING
 from tlatelolco.games.mexica.city import City
 from tlatelolco.games.mexica.components import START_SQUARE_BONUS, place_points
@@ -21,10 +23,11 @@ def ranked_points(levels: list[int], prizes: tuple[int, int, int]) -> list[int]:
 def levels_by_area(city: City) -> dict[int, list[int]]:
     """Each area's building levels per seat (areas without buildings are left out)."""
     totals: dict[int, list[int]] = {}
-    for square, value in enumerate(city.building):
-        if value:
-            seat_levels = totals.setdefault(city.area[square], [0] * city.num_players)
-            seat_levels[(value - 1) // 4] += (value - 1) % 4 + 1
+    building, area = city.building, city.area
+    for square in compress(range(len(building)), building):  # the built squares only
+        value = building[square]
+        seat_levels = totals.setdefault(area[square], [0] * city.num_players)
+        seat_levels[(value - 1) // 4] += (value - 1) % 4 + 1
     return totals
 
 
