@@ -175,6 +175,8 @@ def test_parse_key() -> None:
     (["play", "chess"], ["unknown game 'chess'", "grand_bazaar"]),
     (["play", "grand_bazaar", "--option", "num_players=9"], ["num_players=9", "2 to 7"]),
     (["play", "grand_bazaar", "--players", "1"], ["num_players=1", "2 to 7"]),
+    (["play", "grand_bazaar", "-n", "2", "-o", "num_players=3"], ["disagree", "once"]),
+    (["play", "grand_bazaar", "-o", "num_players=many"], ["num_players=many", "whole number"]),
     (["play", "grand_bazaar", "--option", "colour=red"], ["unknown option 'colour'"]),
     (["play", "grand_bazaar", "--option", "num_players"], ["KEY=VALUE"]),
     (["play", "grand_bazaar", "--seat", "1=wizard"], ["unknown player 'wizard'", "human"]),

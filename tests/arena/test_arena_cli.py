@@ -61,6 +61,11 @@ def test_options_reach_the_game(tmp_path: Path) -> None:
     [record] = load_run(tmp_path / "r").records
     assert record["options"]["setup"] == "random" and record["options"]["removed"] == 40
     assert record["options"]["num_players"] == 2  # one bot: the game's fewest players
+    # the player count as an option, as `play` and `report` take it
+    result = invoke("grand_bazaar", "--bots", "random", "--games", "1", "--workers", "1",
+                    "-o", "num_players=3", "--players", "3", "--out", str(tmp_path / "n"))
+    assert result.exit_code == 0, result.output
+    assert load_run(tmp_path / "n").records[0]["options"]["num_players"] == 3
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -74,7 +79,8 @@ def test_options_reach_the_game(tmp_path: Path) -> None:
     (["grand_bazaar", "--bots", "time=1,greedy"], ["parameter without a bot"]),
     (["grand_bazaar", "--bots", ","], ["names no bot"]),
     (["grand_bazaar", "--bots", "greedy,greedy"], ["given twice"]),
-    (["grand_bazaar", "--bots", "greedy", "-o", "num_players=3"], ["--players"]),
+    (["grand_bazaar", "--bots", "greedy", "-n", "2", "-o", "num_players=3"], ["disagree"]),
+    (["grand_bazaar", "--bots", "greedy", "-o", "num_players=two"], ["whole number"]),
     (["grand_bazaar", "--bots", "greedy", "-o", "colour"], ["KEY=VALUE"]),
     (["aztec_market", "--bots", "greedy", "-o", "setup=upside_down"], ["setup", "allowed"]),
 ])

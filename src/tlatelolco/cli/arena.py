@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tlatelolco.cli.common import FAILURE, fail, games_progress
-from tlatelolco.cli.play import split_pairs
+from tlatelolco.cli.play import player_count, split_pairs
 from tlatelolco.registry import game_class
 
 # a `key=value` part continues the spec before it; any other part starts a new bot
@@ -95,8 +95,7 @@ def arena(
     except ValueError as err:
         fail(str(err))
     options: dict[str, Any] = dict(split_pairs(option or [], "--option", "setup=random"))
-    if "num_players" in options:
-        fail("give the player count with --players, not --option num_players=…")
+    players = player_count(options, players)
     if games < 1:
         fail(f"--games {games}: play at least 1 game")
     if workers is not None and workers < 1:

@@ -33,11 +33,28 @@ def split_pairs(items: list[str], flag: str, example: str) -> list[tuple[str, st
     return pairs
 
 
+def player_count(options: dict[str, Any], players: int | None) -> int | None:
+    """The player count given by `--players` or `--option num_players=…` (taken out of
+    `options`), or None; both may be given only if they agree."""
+    named = options.pop("num_players", None)
+    if named is None:
+        return players
+    try:
+        count = int(named)
+    except ValueError:
+        fail(f"--option num_players={named}: the player count is a whole number")
+    if players is not None and players != count:
+        fail(f"--players {players} and --option num_players={named} disagree; "
+             "give the player count once")
+    return count
+
+
 def load_game(name: str, options: list[str], players: int | None) -> Game:
     """The configured game; option values stay strings for the game's own validation."""
     given: dict[str, Any] = dict(split_pairs(options, "--option", "num_players=3"))
-    if players is not None:
-        given["num_players"] = players
+    count = player_count(given, players)
+    if count is not None:
+        given["num_players"] = count
     try:
         return load(name, **given)
     except ValueError as err:
