@@ -128,6 +128,37 @@ def test_greedy_buys_a_gem_that_is_clearly_cheap() -> None:
     assert state.bazaar.hands[0][RUBY] >= 2
 
 
+# Thirteen cards left (round 14: seat 1 trades first); ruby at 5 is due to rise.
+RUBY_RISES = [(-1, 1, -1), (-1, 1, 0), (-1, 1, 1), (0, 1, -1), (0, 1, 0), (0, 1, 1), (1, 1, -1),
+              (-1, 0, -1), (0, 0, 0), (1, 0, 1), (1, 0, -1), (-1, -1, 1), (1, -1, -1)]
+
+
+def test_a_covering_leader_takes_the_gems_its_rival_holds() -> None:
+    # Seat 0 trades second, 10 grands ahead at today's prices; seat 1 holds two emeralds.
+    state = position(RUBY_RISES, hands=[[1, 0, 0], [0, 0, 2]], money=[40, 20])
+    plain = state.clone()
+    play_turn(GrandBazaarGreedy(state.get_game(), 0, seed=0, cover=1), state)
+    assert state.bazaar.hands[0] == [0, 0, 2]  # every later card moves both alike
+    play_turn(GrandBazaarGreedy(plain.get_game(), 0, seed=0), plain)
+    assert plain.bazaar.hands[0][RUBY] > 0  # the plain bot buys the cheap ruby instead
+
+
+def test_a_covering_leader_that_trades_first_foresees_its_rivals_turn() -> None:
+    state = position(RUBY_RISES, hands=[[0, 0, 2], [1, 0, 0]], money=[20, 40], seat=1)
+    play_turn(GrandBazaarGreedy(state.get_game(), 1, seed=0, cover=1), state)
+    play_turn(GrandBazaarGreedy(state.get_game(), 0, seed=0), state)  # the rival's turn
+    assert state.bazaar.hands[1] == state.bazaar.hands[0]
+
+
+def test_a_covering_bot_behind_plays_as_the_plain_one() -> None:
+    state = position(RUBY_RISES, hands=[[1, 0, 0], [0, 0, 2]], money=[20, 40])
+    plain = state.clone()
+    taken = play_turn(GrandBazaarGreedy(state.get_game(), 0, seed=0, cover=1), state)
+    assert taken == play_turn(GrandBazaarGreedy(plain.get_game(), 0, seed=0), plain)
+    with pytest.raises(ValueError, match="cover must be 0 or 1"):
+        GrandBazaarGreedy(state.get_game(), 0, cover=2)
+
+
 # --- strong -----------------------------------------------------------------------------------
 
 def test_greedy_beats_random_heads_up() -> None:
@@ -135,6 +166,11 @@ def test_greedy_beats_random_heads_up() -> None:
     assert result["games"] == 300
     assert result["win_share"] >= 0.9, result
     assert result["ci95"][0] > 0.5
+
+
+def test_covering_a_lead_wins_heads_up_against_the_plain_bot() -> None:
+    result = head_to_head("grand_bazaar", "greedy:cover=1", "greedy", games=200, seed=7)
+    assert result["ci95"][0] > 0.55, result  # 0.73 over 400 arena games
 
 
 def test_head_to_head_reports_a_share_and_its_interval() -> None:
