@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from tests.grand_bazaar.positions import position, state_at
 from typer.testing import CliRunner
 
 import tlatelolco
 from tlatelolco.cli.app import app
 from tlatelolco.cli.boards import render_board
 from tlatelolco.cli.common import rules_page
+from tlatelolco.cli.human import HumanSeat
 from tlatelolco.cli.replay import parse_key, step_through
 from tlatelolco.match import play_match
 from tlatelolco.records import load_record, save_record
@@ -223,6 +225,17 @@ def test_a_search_bot_takes_a_seat_and_hints_are_offered(tmp_path: Path,
     record, state = load_record(path)
     assert state.is_terminal()
     assert record["players"] == ["human", "ismcts:iterations=5,depth=1"]
+
+
+def test_a_hint_says_when_the_bot_settles_a_move_without_searching() -> None:
+    # Seat 0 leads by 10 grands and trades after its rival: covering its gems keeps the lead.
+    state = state_at(position(round=6, turn=1, hands=[[1, 0, 0], [0, 0, 2]], money=[40, 20],
+                              supply=[9, 10, 8]))
+    console = Console(record=True, width=100)
+    HumanSeat(state.get_game(), 0, seed=1, console=console).show_hint(state)
+    shown = console.export_text()
+    assert "0 iterations" in shown and "settles without searching" in shown
+    assert "sell sapphire  (0 visits)" in shown
 
 
 def test_a_bad_search_parameter_is_a_usage_error() -> None:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from tests.bots.toys import Gamble, Lock, Nim
+from tests.grand_bazaar.positions import position, state_at
 
 from tlatelolco import load
 from tlatelolco.bots import bot_names, make_bot
@@ -35,8 +36,8 @@ def test_two_player_search_finds_the_only_winning_move() -> None:
 
 def test_root_statistics_are_a_hint_a_ui_can_show() -> None:
     game = load("grand_bazaar", num_players=2)
-    state = _decision(game, seat=0)
-    bot = make_bot("mcts:iterations=200", game, 0, seed=3)
+    state = _decision(game, seat=1)  # seat 0's first decision is a covered lead: no search
+    bot = make_bot("mcts:iterations=200", game, 1, seed=3)
     result = bot.search(state)  # type: ignore[attr-defined]
     assert result.iterations == 200
     assert result.actions[0].action == result.action
@@ -108,6 +109,20 @@ def test_a_line_is_played_on_only_while_its_mover_moves_legally() -> None:
     assert state.history() == []
     MCTS._follow(state, 0, (1, 1))  # after one take it is seat 1's move
     assert state.history() == [1]
+
+
+def test_a_covered_grand_bazaar_lead_is_kept_without_searching() -> None:
+    # Seat 0 trades second in round 6, 10 grands ahead; seat 1 holds two emeralds.
+    ahead = state_at(position(round=6, turn=1, hands=[[1, 0, 0], [0, 0, 2]], money=[40, 20],
+                              supply=[9, 10, 8]))
+    bot = make_bot("mcts:iterations=50", ahead.get_game(), 0, seed=1)
+    result = bot.search(ahead)  # type: ignore[attr-defined]
+    assert result.iterations == 0 and ahead.action_to_string(result.action) == "sell sapphire"
+    [hint] = result.actions  # what a UI shows: the move, no visits, the position's estimate
+    assert (hint.action, hint.visits) == (result.action, 0) and 0.5 < hint.value <= 1
+    behind = state_at(position(round=6, turn=1, hands=[[1, 0, 0], [0, 0, 2]], money=[20, 40],
+                               supply=[9, 10, 8]))
+    assert bot.search(behind).iterations == 50  # type: ignore[attr-defined]
 
 
 def test_a_time_budget_is_kept() -> None:

@@ -36,6 +36,10 @@ DEFAULT_TIME = 1.0
 # greedy decisions cost ~4 ms, 0.60 with rollouts of 2 and 0.68 over three runs with none (five
 # times the iterations, the tree looking ahead over the greedy bot's ranked plans).
 DEFAULT_DEPTH = {"grand_bazaar": 4, "aztec_market": 6, "axio": 4, "mexica": 0}
+# the greedy bot that proposes and plays the searching seat's own moves, where it differs from
+# the plain one that stands in for the other seats: in Grand Bazaar a leader covers its rival's
+# gems (see `greedy.grand_bazaar`), which the plain bot, the benchmark opponent, does not.
+OWN_GREEDY = {"grand_bazaar": "greedy:cover=1"}
 
 
 Line = tuple[int, ...]
@@ -80,6 +84,7 @@ class SearchResult:
 
 Policy = Callable[[State], int]
 Ranker = Callable[[State], list[Line]]
+Certain = Callable[[State], "int | None"]
 RANKED = 16  # moves a node takes from its policy's ranking before trying others at random
 
 
@@ -89,7 +94,9 @@ class MCTS(Bot):
     Parameters (all optional, as in `mcts:time=0.5,c=0.7`):
     - `time`: seconds per decision; `iterations`: iterations per decision.
     - `c`: the exploration constant of UCB1 (values are shares of victory in [0, 1]).
-    - `rollout`: `greedy` (the game's greedy bot, where it has one) or `random`.
+    - `rollout`: `greedy` (the game's greedy bot, where it has one) or `random`. The searching
+      seat's own greedy bot may be a stronger variant (`OWN_GREEDY`); a move it is certain of
+      (its `certain(state)`: Grand Bazaar's covered lead) is played without searching.
     - `depth`: decisions played by the rollout before the position is evaluated; 0 evaluates
       the new node at once (default: per game, `DEFAULT_DEPTH`).
     - `widen`: progressive widening; a node considers `1 + widen * visits ** 0.5` actions, the
@@ -143,7 +150,7 @@ class MCTS(Bot):
         self.c, self.depth, self.widen = float(c), depth, float(widen)
         self.players = game.num_players()
         self.evaluate: Evaluator = evaluator_for(game)
-        self.policies, self.rankers = self._policies(game, rollout)
+        self.policies, self.rankers, self.certain = self._policies(game, rollout)
         self.prior = float(prior) if self.policies is not None else 0.0
         self.last_search: SearchResult | None = None
         self.reuse = bool(reuse) and not self.determinize
@@ -151,19 +158,21 @@ class MCTS(Bot):
         self._kept: tuple[State, Node] | None = None  # the last search's position and tree
 
     def _policies(self, game: Game, rollout: str
-                  ) -> tuple[list[Policy] | None, list[Ranker] | None]:
+                  ) -> tuple[list[Policy] | None, list[Ranker] | None, Certain | None]:
         """One rollout policy per seat (the greedy bot of that seat, or None for random), and
         what ranks its moves for the search: its lines of play (`ranked_lines`), its moves
         (`ranked`), or its one choice."""
         if rollout == "random":
-            return None, None
+            return None, None, None
         from tlatelolco.bots import GREEDY, make_bot  # the factory imports this module
 
         if game.info.name not in GREEDY:
-            return None, None
-        bots = [make_bot("greedy", game, s, f"{self.rng.random()}:rollout:{s}")
-                for s in range(self.players)]
-        return [bot.step for bot in bots], [_ranker(bot) for bot in bots]
+            return None, None, None
+        own = OWN_GREEDY.get(game.info.name, "greedy")
+        bots = [make_bot(own if s == self.seat else "greedy", game, s,
+                         f"{self.rng.random()}:rollout:{s}") for s in range(self.players)]
+        certain = getattr(bots[self.seat], "certain", None)
+        return [bot.step for bot in bots], [_ranker(bot) for bot in bots], certain
 
     # --- the decision ------------------------------------------------------------------------
     def step(self, state: State) -> int:
@@ -178,7 +187,8 @@ class MCTS(Bot):
         legal = state.legal_actions()
         root = self._reused(state) or Node(totals=[0.0] * self.players)
         done = 0
-        if len(legal) > 1:
+        sure = self.certain(state) if self.certain is not None and len(legal) > 1 else None
+        if len(legal) > 1 and sure is None:
             deadline = None if self.time is None else started + self.time
             limit = self.iterations
             while limit is None or done < limit:
@@ -189,10 +199,13 @@ class MCTS(Bot):
                     if now >= deadline or self._settled(root, done, now - started,
                                                         deadline - now):
                         break
-        stats = self._root_stats(state, root, legal)
+        stats = self._root_stats(state, root, legal) if sure is None else [ActionStats(
+            sure, state.action_to_string(sure), 0, self.evaluate(state)[self.seat])]
         action = stats[0].action if stats and stats[0].visits else legal[0]
         if len(legal) == 1:
             action = legal[0]
+        elif sure is not None:
+            action = sure
         self.last_search = SearchResult(action, done, clock.perf_counter() - started, stats)
         self._kept = (state.clone(), root) if self.reuse else None
         return self.last_search

@@ -140,6 +140,9 @@ class HumanSeat(Bot):
         if not result.actions:
             self.console.print(f"  the only move: {state.action_to_string(result.action)}",
                                markup=False, highlight=False)
+        elif not result.iterations:
+            self.console.print("  a move the bot's knowledge settles without searching:",
+                               markup=False, highlight=False)
         for stats in result.actions[:HINTS_SHOWN]:
             self.console.print(Text.assemble(
                 (f"  {stats.value:6.1%}", "bold green"), f"  {stats.text}",

@@ -125,6 +125,14 @@ class GrandBazaarGreedy(Bot):
             plan = self.best_plan(state.bazaar, seat)
         return first_action(plan, state.legal_actions())
 
+    def certain(self, state: State) -> int | None:
+        """The next card of a lead being covered (`cover_plan`), None otherwise: a move the
+        search bots play without searching, as the cover keeps the lead whatever comes."""
+        if not self.cover or not isinstance(state, GrandBazaarState):
+            return None
+        plan = self.cover_plan(state.bazaar, state.current_player())
+        return None if plan is None else first_action(plan, state.legal_actions())
+
     def cover_plan(self, b: Bazaar, seat: int) -> Plan | None:
         """Ahead of every rival at today's prices: the plan to hold what the strongest rival
         will hold when the next card turns (what it holds now if it has traded this round,
