@@ -84,7 +84,7 @@ class SearchResult:
 
 Policy = Callable[[State], int]
 Ranker = Callable[[State], list[Line]]
-Certain = Callable[[State], "int | None"]
+Certain = Callable[[State], int | None]
 RANKED = 16  # moves a node takes from its policy's ranking before trying others at random
 
 
