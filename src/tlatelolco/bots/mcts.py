@@ -360,7 +360,7 @@ class MCTS(Bot):
     def _follow(state: State, mover: int, rest: Line) -> None:
         """Play on the rest of a line while its mover is to move and its steps are legal."""
         for action in rest:
-            if state.is_chance_node() or state.is_terminal() or state.current_player() != mover:
+            if state.current_player() != mover:  # another seat, chance, or the game's end
                 return
             try:
                 state.apply_action(action)

@@ -49,6 +49,7 @@ from tlatelolco.games.grand_bazaar.cards import (
     ROUNDS,
     SELL,
 )
+from tlatelolco.games.grand_bazaar.rules import start_player
 from tlatelolco.games.grand_bazaar.state import GrandBazaarState
 
 Plan = tuple[int, ...]  # per gem: cards to buy (> 0) or to sell (< 0) in the rest of this turn
@@ -147,7 +148,7 @@ class GrandBazaarGreedy(Bot):
         if worth[seat] <= worth[rival]:
             return None
         target = b.hands[rival]
-        place = (rival - (b.round - 1)) % n  # its place in this round's trading order (GB-3)
+        place = (rival - start_player(b)) % n  # its place in this round's trading order
         if place > b.turn:  # it trades after us: foresee its turn
             turn = b.copy()
             turn.turn, turn.bought, turn.sold = place, 0, 0
