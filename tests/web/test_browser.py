@@ -164,3 +164,41 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
         page.wait_for_function("window.TlatelolcoPage.view.version === 1")
         assert errors == [], errors
         page.close()
+
+
+def test_ask_for_a_hint_and_play_it(browser, tmp_path):
+    """Against a bot the page offers a hint: the search's best moves, each with a button that
+    plays it. Against people it offers none."""
+    with live_server(tmp_path) as base:
+        page = browser.new_page(viewport={"width": 1360, "height": 940})
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(base + "/")
+        page.select_option("#game", "grand_bazaar")
+        page.select_option("#players", "2")
+        page.click("#create-button")
+        page.click("#created a.button")
+        current = wait_turn(page)
+        page.click("#hint button:has-text('Hint')")
+        page.wait_for_selector("#hint .hint-moves li", timeout=30_000)
+        assert "share of victory" in page.locator("#hint").text_content()
+        first = page.locator("#hint .hint-moves li").first
+        text = first.locator(".text").text_content()
+        assert text in [m["text"] for m in current["legal"]]
+        assert first.locator(".value").text_content().endswith("%")
+        first.get_by_role("button", name="Play").click()
+        wait_moved(page, current["version"], {"text": text})
+        assert page.evaluate("window.TlatelolcoPage.log")[current["version"]]["text"] == text
+        again = wait_turn(page)  # a new position: the old hint is gone, the button is back
+        if again["status"] != "finished":
+            assert page.locator("#hint .hint-moves").count() == 0
+            assert page.locator("#hint button:has-text('Hint')").is_visible()
+        # a game against a person: no hint button
+        response = page.request.post(base + "/api/games", data={
+            "game": "grand_bazaar", "options": {"num_players": 2}, "seats": ["taken", "taken"]})
+        page.goto(response.json()["seats"][0]["url"])
+        assert wait_turn(page)["status"] == "running"
+        assert page.locator("#turn").text_content() == "Your turn"
+        assert page.locator("#hint").is_hidden()
+        assert errors == [], errors
+        page.close()

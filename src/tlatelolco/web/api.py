@@ -2,8 +2,8 @@
 
 Every error is `{"error": code, "message": sentence, "status": n}`: 401 without a credential,
 403 with one that holds no seat here, 404 for an unknown game, 409 when the game's state
-forbids it (not your turn, a stale version, an illegal move, a taken seat), 422 for a
-malformed request.
+forbids it (not your turn, a stale version, an illegal move, a taken seat, a hint against
+people), 422 for a malformed request, 503 when the bots are too busy for a hint.
 """
 
 from __future__ import annotations
@@ -200,6 +200,21 @@ async def act(game_id: GameId, body: Act, request: Request,
     await h.announce(change)
     return await h.call(seat_view, live, seat, change.previous,
                                    h.views_connected(game_id))
+
+
+@router.post("/games/{game_id}/hint", responses={**ERRORS, 503: {"model": ErrorBody}},
+             summary="What a search bot would play in your seat (games against bots only)")
+async def hint(game_id: GameId, request: Request,
+               authorization: Authorization = None) -> dict[str, Any]:
+    """On your turn, in a game whose other seats are all bots: the search bot's best moves
+    from what your seat can see (`ismcts` where seats hide things, else `mcts`), about a
+    second of thought. Each move has its `visits` and `value`, the share of victory the
+    search expects after it; `why` is `searched`, `settled` (the bot's knowledge decided
+    without searching) or `only move`. 409 `no_hints` against people; 503 when the server's
+    bots are too busy."""
+    h = hub(request)
+    job = await h.call(h.service.hint_job, game_id, bearer(authorization))
+    return await h.hint(job)
 
 
 @router.get("/games/{game_id}/replay/{step}", responses=ERRORS,

@@ -1,8 +1,10 @@
-"""Bot seats of online games: decided in worker processes so the server never waits on them.
+"""Bot seats and hints of online games: searched in worker processes so the server never
+waits on them.
 
 A worker keeps the positions it has seen, so a bot's turn costs one replayed step, not a
 replayed game. It is handed the history and a derived seed, never the chance seed, and the bot
-decides from a state resampled from its own seat's information (bots never peek).
+decides from a state resampled from its own seat's information (bots never peek). A hint is
+the same search run for a person's seat: its root statistics, best first.
 """
 
 from __future__ import annotations
@@ -11,19 +13,31 @@ import asyncio
 import concurrent.futures
 import multiprocessing
 import random
+import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from tlatelolco.bots import make_bot, parse_spec
 from tlatelolco.contract import State
 from tlatelolco.registry import load
 
 _positions: OrderedDict[str, State] = OrderedDict()
+_lock = threading.Lock()  # tests run the jobs in threads: one replays a kept position at a time
 KEEP = 256
+HINT_TIME = 1.0  # seconds a hint's search thinks: the server's cores are shared
+HINT_MOVES = 5  # moves a hint lists
+T = TypeVar("T")
 
 
-def decide(job: dict[str, Any]) -> int:
-    """The bot's action for `job` (a dict: game_id, game, options, history, seat, spec, seed)."""
+def seat_view(job: dict[str, Any], rng: random.Random) -> State:
+    """The game after `job["history"]` as `job["seat"]` may know it: a draw of what it cannot
+    see, made from the last position this worker kept for the game."""
+    with _lock:
+        return _position(job).resample_from_infostate(job["seat"], rng)
+
+
+def _position(job: dict[str, Any]) -> State:
     history: list[int] = job["history"]
     state = _positions.pop(job["game_id"], None)
     if state is None or state.history() != history[:len(state.history())]:
@@ -33,9 +47,37 @@ def decide(job: dict[str, Any]) -> int:
     _positions[job["game_id"]] = state
     while len(_positions) > KEEP:
         _positions.popitem(last=False)
+    return state
+
+
+def decide(job: dict[str, Any]) -> int:
+    """The bot's action for `job` (a dict: game_id, game, options, history, seat, spec, seed)."""
     rng = random.Random(job["seed"])
-    bot = make_bot(job["spec"], state.get_game(), job["seat"], rng.getrandbits(63))
-    return bot.step(state.resample_from_infostate(job["seat"], rng))
+    seed = rng.getrandbits(63)
+    state = seat_view(job, rng)
+    return make_bot(job["spec"], state.get_game(), job["seat"], seed).step(state)
+
+
+def hint(job: dict[str, Any]) -> dict[str, Any]:
+    """What the search bot of `job["spec"]` would play in `job["seat"]`, from that seat's view:
+    its `HINT_MOVES` best moves with their visits and the share of victory it expects after
+    each (None for a move it did not search), and why (`searched`, `only move`, or `settled`:
+    the bot's knowledge decided without search)."""
+    rng = random.Random(job["seed"])
+    seed = rng.getrandbits(63)
+    state = seat_view(job, rng)
+    bot = make_bot(job["spec"], state.get_game(), job["seat"], seed)
+    result = bot.search(state)  # type: ignore[attr-defined]
+    moves = [{"action": s.action, "text": s.text, "visits": s.visits, "value": s.value}
+             for s in result.actions[:HINT_MOVES]]
+    why = "searched" if result.iterations else "settled"
+    if not moves:  # one legal move: nothing to search
+        why = "only move"
+        moves = [{"action": result.action, "text": state.action_to_string(result.action),
+                  "visits": 0, "value": None}]
+    return {"version": len(job["history"]), "seat": job["seat"], "bot": job["spec"],
+            "iterations": result.iterations, "seconds": round(result.seconds, 3), "why": why,
+            "moves": moves}
 
 
 def time_budget(spec: str, default: float) -> float:
@@ -46,7 +88,8 @@ def time_budget(spec: str, default: float) -> float:
 
 
 class BotPool:
-    """Runs `decide` in `workers` processes (0: in a thread of this process, for tests)."""
+    """Runs `decide` and `hint` in `workers` processes (0: in threads of this process, for
+    tests)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -59,7 +102,15 @@ class BotPool:
 
     async def decide(self, job: dict[str, Any], timeout: float) -> int | None:
         """The bot's action, or None when it took longer than `timeout` seconds."""
-        future = asyncio.get_running_loop().run_in_executor(self._executor, decide, job)
+        return await self.run(decide, job, timeout)
+
+    async def hint(self, job: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+        """The hint for `job` (see `hint`), or None when it took longer than `timeout`."""
+        return await self.run(hint, job, timeout)
+
+    async def run(self, function: Callable[[dict[str, Any]], T], job: dict[str, Any],
+                  timeout: float) -> T | None:
+        future = asyncio.get_running_loop().run_in_executor(self._executor, function, job)
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:

@@ -12,15 +12,17 @@ import concurrent.futures
 import functools
 import logging
 import random
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from tlatelolco.web.bots import BotPool, time_budget
+from tlatelolco.web.bots import HINT_TIME, BotPool, time_budget
+from tlatelolco.web.errors import ApiError
 from tlatelolco.web.pubsub import PubSub, channel
 from tlatelolco.web.service import Change, Service
 
 log = logging.getLogger("tlatelolco.web")
+HINTS_KEPT = 256  # games whose last hint is kept
 T = TypeVar("T")
 
 
@@ -38,6 +40,10 @@ class Hub:
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._kicked: set[str] = set()  # games changed since their bot task last looked
         self._sweeper: asyncio.Task[None] | None = None
+        # the last hint asked for per game, by version: asking again (a second tab, a double
+        # click) waits for the same search instead of starting another
+        self._hints: OrderedDict[str, tuple[int, asyncio.Task[dict[str, Any] | None]]] = (
+            OrderedDict())
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
         """Run a `Service` call that only reads: on the event loop when the database is SQLite
@@ -79,7 +85,10 @@ class Hub:
             self._sweeper.cancel()
         for task in list(self._bot_tasks.values()):
             task.cancel()
-        await asyncio.gather(*self._bot_tasks.values(), return_exceptions=True)
+        hints = [task for _, task in self._hints.values()]
+        for task in hints:
+            task.cancel()
+        await asyncio.gather(*self._bot_tasks.values(), *hints, return_exceptions=True)
         await self.pubsub.close()
         self.bots.close()
         self._writer.shutdown(wait=True)
@@ -135,6 +144,22 @@ class Hub:
             if self._bot_tasks.get(game_id) is asyncio.current_task():
                 del self._bot_tasks[game_id]
 
+    async def hint(self, job: dict[str, Any]) -> dict[str, Any]:
+        """A hint (see `bots.hint`) for the position of `job`, searched once per version."""
+        game_id, version = job["game_id"], len(job["history"])
+        kept = self._hints.get(game_id)
+        if kept is None or kept[0] != version or _failed(kept[1]):
+            kept = (version, asyncio.create_task(self.bots.hint(job, HINT_TIME + 5.0)))
+            self._hints[game_id] = kept
+        self._hints.move_to_end(game_id)
+        while len(self._hints) > HINTS_KEPT:
+            self._hints.popitem(last=False)
+        found = await asyncio.shield(kept[1])
+        if found is None:
+            raise ApiError(503, "busy", "the server's bots are busy and the hint did not come "
+                           "in time; ask again in a moment")
+        return found
+
     def _fallback(self, game_id: str) -> int:
         state = self.service.live(game_id).state
         return random.Random(state.move_number()).choice(state.legal_actions())
@@ -145,6 +170,12 @@ class Hub:
     def idle(self) -> bool:
         """Whether no bot is thinking (tests wait for this)."""
         return all(task.done() for task in self._bot_tasks.values())
+
+
+def _failed(task: asyncio.Task[dict[str, Any] | None]) -> bool:
+    """Whether a finished hint search came to nothing (timed out, cancelled or crashed)."""
+    return task.done() and (task.cancelled() or task.exception() is not None
+                            or task.result() is None)
 
 
 __all__ = ["Hub"]

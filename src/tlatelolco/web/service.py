@@ -20,6 +20,7 @@ from tlatelolco.bots import bot_names, make_bot, parse_spec
 from tlatelolco.contract import IllegalActionError
 from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
+from tlatelolco.web.bots import HINT_TIME
 from tlatelolco.web.errors import ApiError, forbidden, not_found, unauthorized
 from tlatelolco.web.live import Live, apply_step, build_live, resolve_chance, token_hash
 from tlatelolco.web.store import GameRow, SeatRow, Store
@@ -302,16 +303,7 @@ class Service:
         with live.lock:
             self._catch_up(live, seats=False)  # another process may have stored steps
             state = live.state
-            if live.row.status == "finished" or state.is_terminal():
-                raise ApiError(409, "finished", "the game is over")
-            if live.row.status != "running":
-                open_seats = [s.seat for s in live.row.seats if s.kind == OPEN]
-                raise ApiError(409, "waiting", "the game waits for players in seat(s) "
-                               f"{', '.join(map(str, open_seats))}")
-            to_move = state.current_player()
-            if to_move != seat:
-                raise ApiError(409, "not_your_turn", f"it is seat {to_move}'s turn, not "
-                               f"yours (seat {seat})", to_move=to_move)
+            self._check_turn(live, seat)
             if version != live.version:
                 raise ApiError(409, "stale_version", f"your view is of version {version} but "
                                f"the game is at version {live.version}; reload the view",
@@ -329,6 +321,20 @@ class Service:
                 except IllegalActionError as err:
                     raise ApiError(409, "illegal_action", str(err)) from None
             return self._commit(live, [(action, seat)])
+
+    @staticmethod
+    def _check_turn(live: Live, seat: int) -> None:
+        """That the game runs and `seat` is to move; else the 409 that says why not."""
+        if live.row.status == "finished" or live.state.is_terminal():
+            raise ApiError(409, "finished", "the game is over")
+        if live.row.status != "running":
+            open_seats = [s.seat for s in live.row.seats if s.kind == OPEN]
+            raise ApiError(409, "waiting", "the game waits for players in seat(s) "
+                           f"{', '.join(map(str, open_seats))}")
+        to_move = live.state.current_player()
+        if to_move != seat:
+            raise ApiError(409, "not_your_turn", f"it is seat {to_move}'s turn, not "
+                           f"yours (seat {seat})", to_move=to_move)
 
     def _commit(self, live: Live, steps: list[tuple[int, int]]) -> Change:
         """Apply `steps` and the chance that follows on a copy and store them (lock held)."""
@@ -363,6 +369,24 @@ class Service:
                "seed": bot_seed(row.seed, seat, live.version)}
         return seat, row.seats[seat].bot or "random", job
 
+    def hint_job(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The job of a hint for the credential's seat: its turn, in a game against bots only
+        (against people a search playing for you would be an unfair helper). The search is
+        ISMCTS where seats hide things, so a hint never uses what the seat cannot see."""
+        live, seat = self.authenticate(game_id, token)
+        with live.lock:
+            self._catch_up(live, seats=True)
+            self._check_turn(live, seat)
+            people = [s.seat for s in live.row.seats if s.seat != seat and s.kind != BOT]
+            if people:
+                raise ApiError(409, "no_hints", "hints are for games against bots only; "
+                               f"seat(s) {', '.join(map(str, people))} are for people")
+            kind = "ismcts" if live.game.info.information == "imperfect" else "mcts"
+            return {"game_id": live.row.id, "game": live.row.game,
+                    "options": live.row.options, "history": live.state.history(),
+                    "seat": seat, "spec": f"{kind}:time={HINT_TIME}",
+                    "seed": bot_seed(live.row.seed, seat, live.version, "hint")}
+
     def bot_act(self, game_id: str, seat: int, action: int, version: int) -> Change | None:
         live = self.live(game_id)
         try:
@@ -392,11 +416,12 @@ class Service:
         return record
 
 
-def bot_seed(seed: str, seat: int, version: int) -> int:
-    """A bot's generator seed: derived from, but never revealing, the chance seed."""
+def bot_seed(seed: str, seat: int, version: int, purpose: str = "bot") -> int:
+    """A bot's (or a hint's) generator seed: derived from, but never revealing, the chance
+    seed."""
     import hashlib
 
-    digest = hashlib.sha256(f"{seed}:bot:{seat}:{version}".encode()).digest()
+    digest = hashlib.sha256(f"{seed}:{purpose}:{seat}:{version}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 

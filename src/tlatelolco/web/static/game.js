@@ -18,6 +18,7 @@
   let retry = 0;
   let sending = false;
   let replayStep = null;
+  let hint = null;          // the last hint asked for: {version, data} ({version} while thinking)
 
   function headers() {
     return token ? {"Authorization": `Bearer ${token}`, "Content-Type": "application/json"}
@@ -233,12 +234,68 @@
       if (again) again.focus();
     }
     if (!replayMode) drawPicker(moves, marks);
+    drawHint();
     drawTurn();
     drawPlayers();
     drawLog();
     drawResult();
     drawClaim();
     drawLinks();
+  }
+
+  // --- hints: a search bot's best moves, in games against bots only ------------------------
+  function hintsAllowed() {
+    return !replayMode && view.viewer !== null && view.status === "running" &&
+      view.to_move === view.viewer && view.legal.length > 0 && !sending &&
+      view.players.every((p) => p.seat === view.viewer || p.kind === "bot");
+  }
+
+  async function askHint() {
+    const version = view.version;
+    hint = {version};
+    drawHint();
+    try {
+      const data = await api("POST", `/api/games/${gameId}/hint`);
+      if (hint && hint.version === version) hint = {version, data};
+    } catch (err) {
+      if (hint && hint.version === version) hint = null;
+      showError(err.message);
+    }
+    if (view && view.version === version) drawHint();
+  }
+
+  function drawHint() {
+    const box = $("hint");
+    box.replaceChildren();
+    box.hidden = !hintsAllowed();
+    if (box.hidden) return;
+    const shown = hint && hint.version === view.version ? hint : null;
+    if (!shown) { box.append(button("Hint", askHint, "secondary")); return; }
+    if (!shown.data) { box.append(note("Thinking about your move…")); return; }
+    const h = shown.data;
+    const head = document.createElement("p");
+    head.className = "note";
+    head.textContent = h.why === "only move" ? "You have only one move:" :
+      h.why === "settled" ? "The bot's knowledge settles this move without searching:" :
+      `What a search (${h.bot.split(":")[0]}, ${h.iterations} tries in ` +
+      `${h.seconds.toFixed(1)} s) likes, with the share of victory it expects after it:`;
+    const list = document.createElement("ol");
+    list.className = "hint-moves";
+    for (const m of h.moves) {
+      const li = document.createElement("li");
+      const value = document.createElement("span");
+      value.className = "value";
+      value.textContent = m.value === null ? "" : `${Math.round(100 * m.value)}%`;
+      const text = document.createElement("span");
+      text.className = "text";
+      text.textContent = m.text;
+      li.append(value, text);
+      if (m.visits) li.append(note(`${m.visits} ${m.visits === 1 ? "try" : "tries"}`));
+      const move = view.legal.find((x) => x.id === m.action);
+      if (move) li.append(button("Play", () => play(move)));
+      list.append(li);
+    }
+    box.append(head, list);
   }
 
   function drawTurn() {
