@@ -86,6 +86,25 @@ def test_bots_are_handed_a_view_never_the_true_state() -> None:
     assert len({id(v) for v in spy.seen}) == len(spy.seen)
 
 
+def test_a_sighted_seat_is_handed_the_true_state_and_the_others_a_draw() -> None:
+    """Axio hides each seat's hand tile: a sighted seat sees the rival's real one (research:
+    the arena's --sighted), a fair seat a tile drawn from what it cannot see."""
+    game = tlatelolco.load("axio", num_players=2)
+    true_states: dict[int, State] = {}
+
+    def keep(state: State, action: int, actor: int) -> None:
+        true_states[state.move_number()] = state.clone()
+
+    sighted, fair = SpyBot(game, 0, seed=1), SpyBot(game, 1, seed=1)
+    tlatelolco.play_match(game, [sighted, fair], seed=4, on_action=keep, sighted={0})
+    for bot in (sighted, fair):
+        assert bot.seen and all(v.current_player() == bot.seat for v in bot.seen)
+    assert all(view == true_states[view.move_number()] for view in sighted.seen)
+    assert all(view is not true_states[view.move_number()] for view in sighted.seen)
+    differ = [view != true_states[view.move_number()] for view in fair.seen]
+    assert sum(differ) > len(differ) // 2  # the rival's tile re-dealt (rarely the same one)
+
+
 def test_a_bot_choosing_an_illegal_action_is_named() -> None:
     class Cheat(Bot):
         def step(self, state: State) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from tlatelolco.bots import Bot, make_bot
@@ -22,6 +22,7 @@ def play_match(
     seed: int | None = None,
     *,
     on_action: OnAction | None = None,
+    sighted: Collection[int] = (),
 ) -> dict[str, Any]:
     """Play one game to the end and return its record.
 
@@ -29,6 +30,8 @@ def play_match(
     generator seeded from `seed` that no bot can reach; every bot decides from a state drawn
     from its own information state. The same seed and bots give the same game.
     `on_action(state, action, actor)` is called after each action (actor is the seat or CHANCE).
+    Seats in `sighted` are handed the true state instead, hidden information and all: not fair
+    play, but the measure of what seeing it is worth (the arena's `--sighted`).
     """
     if isinstance(game, str):
         game = load(game)
@@ -49,7 +52,8 @@ def play_match(
         if actor < 0:
             action = sample_chance(state, chance_rng)
         else:
-            view = state.resample_from_infostate(actor, view_rngs[actor])
+            view = (state.clone() if actor in sighted
+                    else state.resample_from_infostate(actor, view_rngs[actor]))
             action = seats[actor].step(view)
         try:
             state.apply_action(action)

@@ -68,6 +68,17 @@ def test_options_reach_the_game(tmp_path: Path) -> None:
     assert load_run(tmp_path / "n").records[0]["options"]["num_players"] == 3
 
 
+def test_a_sighted_bot_is_named_as_such_and_its_run_reloads(tmp_path: Path) -> None:
+    result = invoke("axio", "--bots", "greedy,random", "--sighted", "greedy", "--games", "2",
+                    "--workers", "1", "--out", str(tmp_path / "s"))
+    assert result.exit_code == 0, result.output
+    assert "sighted, handed the true state (not fair play): greedy" in result.output
+    assert "greedy (sighted)" in result.output and "random (sighted)" not in result.output
+    run = load_run(tmp_path / "s")
+    assert [m.sighted for m in run.matches] == [("greedy",), ("greedy",)]
+    assert run.summary is not None and run.summary["run"]["sighted"] == ["greedy"]
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (["grand_bazaar", "--bots", "greedy,alphazero"], ["unknown bot 'alphazero'", "allowed"]),
     (["grand_bazaar", "--bots", "greedy,random:depth=2"], ["no parameter 'depth'"]),
@@ -83,6 +94,8 @@ def test_options_reach_the_game(tmp_path: Path) -> None:
     (["grand_bazaar", "--bots", "greedy", "-o", "num_players=two"], ["whole number"]),
     (["grand_bazaar", "--bots", "greedy", "-o", "colour"], ["KEY=VALUE"]),
     (["aztec_market", "--bots", "greedy", "-o", "setup=upside_down"], ["setup", "allowed"]),
+    (["aztec_market", "--bots", "greedy", "--sighted", "greedy"], ["hides nothing"]),
+    (["axio", "--bots", "greedy,random", "--sighted", "mcts"], ["not one of the bots"]),
 ])
 def test_bad_input_is_one_clear_line(args: list[str], words: list[str]) -> None:
     one_line_error(invoke(*args), *words)

@@ -95,6 +95,14 @@ def test_options_are_validated_and_stored_with_their_defaults() -> None:
     assert match.load().options["removed"] == 40
 
 
+def test_sighted_bots_are_marked_in_every_match_with_their_seats() -> None:
+    matches = schedule("axio", ["greedy", "random"], 4, 2, 0, sighted=[" greedy"])
+    assert all(m.sighted == ("greedy",) for m in matches)
+    assert [m.sighted_seats() for m in matches] == [(m.bots.index("greedy"),) for m in matches]
+    assert {m.sighted_seats() for m in matches} == {(0,), (1,)}  # it sits in both seats
+    assert all(m.sighted == () for m in schedule("axio", ["greedy", "random"], 2, 2, 0))
+
+
 @pytest.mark.parametrize(("kwargs", "words"), [
     ({"game": "chess"}, ["unknown game 'chess'", "grand_bazaar"]),
     ({"bots": ["greedy", "alphazero"]}, ["'alphazero'", "allowed: random, greedy"]),
@@ -107,6 +115,8 @@ def test_options_are_validated_and_stored_with_their_defaults() -> None:
     ({"players": 1}, ["played by 2 to 7 players"]),
     ({"options": {"num_players": 3}}, ["players"]),
     ({"options": {"colour": "red"}}, ["unknown option 'colour'"]),
+    ({"sighted": ["greedy"]}, ["grand_bazaar hides nothing", "hidden information"]),
+    ({"game": "axio", "sighted": ["mcts"]}, ["sighted bot 'mcts'", "greedy, random"]),
 ])
 def test_bad_input_says_what_is_allowed(kwargs: dict, words: list[str]) -> None:
     args = {"game": "grand_bazaar", "bots": ["greedy", "random"], "games": 4, "players": 2,

@@ -33,11 +33,14 @@ class ArenaError(RuntimeError):
 def play_one(match: Match) -> dict[str, Any]:
     """The record of one match; `meta` holds its seed, index and bots."""
     try:
-        record = play_match(match.load(), list(match.bots), seed=match.seed)
+        record = play_match(match.load(), list(match.bots), seed=match.seed,
+                            sighted=match.sighted_seats())
     except Exception as err:
         raise ArenaError(f"match {match.index} ({' vs '.join(match.bots)}, seed {match.seed}) "
                          f"failed: {type(err).__name__}: {err}") from None
     record["meta"] = {**record.get("meta", {}), "match": match.index, "bots": list(match.bots)}
+    if match.sighted:
+        record["meta"]["sighted"] = list(match.sighted)
     return record
 
 

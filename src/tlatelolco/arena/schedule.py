@@ -32,6 +32,10 @@ class Match:
     num_players: int
     bots: tuple[str, ...]  # one spec per seat
     seed: int
+    sighted: tuple[str, ...] = ()  # specs handed the true state (research: see `play_match`)
+
+    def sighted_seats(self) -> tuple[int, ...]:
+        return tuple(seat for seat, spec in enumerate(self.bots) if spec in self.sighted)
 
     def load(self) -> Game:
         """The configured game this match is played in (one object per configuration)."""
@@ -108,7 +112,8 @@ def check_bots(loaded: Game, bots: list[str]) -> list[str]:
 
 
 def schedule(game: str, bots: list[str], games: int, players: int, seed: int,
-             options: dict[str, Any] | None = None) -> list[Match]:
+             options: dict[str, Any] | None = None, sighted: list[str] | None = None
+             ) -> list[Match]:
     """`games` matches of `bots` at `game` with `players` seats, seats rotated fairly.
 
     The bots are dealt to the game's sides (`Game.teams()`: one seat each, or both seats of a
@@ -123,10 +128,13 @@ def schedule(game: str, bots: list[str], games: int, players: int, seed: int,
     by row (g div G + group) mod R, so each full cycle of G·R games is exactly balanced (and
     favours no bot for its place in `bots`), and even a shorter run meets every group early.
     Each match has its own 63-bit seed drawn from `seed`: the same arguments give the same
-    matches. Bad arguments raise `ValueError` saying what is allowed.
+    matches. The bots in `sighted` are handed the true state, hidden information and all (a
+    measure of what seeing it is worth, not fair play). Bad arguments raise `ValueError` saying
+    what is allowed.
     """
     loaded = validate(game, bots, games, players, options)
     specs = check_bots(loaded, bots)
+    seeing = check_sighted(loaded, specs, sighted or [])
     sides = loaded.teams()
     groups = groups_of(specs, len(sides))
     rows = balanced_square(len(sides))
@@ -140,8 +148,22 @@ def schedule(game: str, bots: list[str], games: int, players: int, seed: int,
         for side, slot in zip(sides, row, strict=True):
             for seat in side:
                 seats[seat] = groups[g][slot]
-        matches.append(Match(index, game, given, players, tuple(seats), seeds.getrandbits(63)))
+        matches.append(Match(index, game, given, players, tuple(seats), seeds.getrandbits(63),
+                             seeing))
     return matches
+
+
+def check_sighted(loaded: Game, specs: list[str], sighted: list[str]) -> tuple[str, ...]:
+    """The sighted specs, each one of the bots, in a game that hides something."""
+    if sighted and loaded.info.information == "perfect":
+        raise ValueError(f"{loaded.info.name} hides nothing, so no bot can be sighted; "
+                         "sighted bots are for games with hidden information")
+    stripped = [s.strip() for s in sighted]
+    for spec in stripped:
+        if spec not in specs:
+            raise ValueError(f"sighted bot {spec!r} is not one of the bots: "
+                             f"{', '.join(specs)}")
+    return tuple(dict.fromkeys(stripped))
 
 
 def validate(game: str, bots: list[str], games: int, players: int,

@@ -59,7 +59,8 @@ def match_of(record: dict[str, Any]) -> Match:
         raise RecordError("record has no meta.match and meta.seed: not an arena record")
     options = {k: v for k, v in record["options"].items() if k != "num_players"}
     return Match(meta["match"], record["game"], tuple(sorted(options.items())),
-                 int(record["options"]["num_players"]), tuple(record["players"]), meta["seed"])
+                 int(record["options"]["num_players"]), tuple(record["players"]), meta["seed"],
+                 tuple(meta.get("sighted", ())))
 
 
 def load_run(out: str | Path) -> Run:

@@ -82,6 +82,10 @@ def arena(
         "as needed.")] = None,
     json_path: Annotated[Path | None, typer.Option(
         "--json", metavar="PATH", help="Also write the summary to this JSON file.")] = None,
+    sighted: Annotated[list[str] | None, typer.Option(
+        "--sighted", metavar="SPEC", help="Research, not fair play: this bot (one of --bots) "
+        "is handed the true state, hidden hands and all, to measure what seeing them is "
+        "worth (Axio).")] = None,
 ) -> None:
     """Play a tournament of bots with seats rotated: win shares, ratings, saved records."""
     from tlatelolco.arena.results import summarize
@@ -104,7 +108,7 @@ def arena(
         fail("--ray needs an address: local, auto or ray://host:10001")
     count = default_players(game, len(specs)) if players is None else players
     try:
-        matches = schedule(game, specs, games, count, seed, options)
+        matches = schedule(game, specs, games, count, seed, options, sighted)
     except ValueError as err:
         fail(str(err))
     out = default_out(game, count) if out is None else out
@@ -121,6 +125,10 @@ def arena(
              else f"in {processes} worker processes")
     console.print(f"{games} games of {game}, {count} players: {', '.join(specs)} "
                   f"(seed {seed}, {where})", markup=False, highlight=False)
+    seeing = matches[0].sighted
+    if seeing:
+        console.print(f"sighted, handed the true state (not fair play): {', '.join(seeing)}",
+                      markup=False, highlight=False)
     started = datetime.now(UTC)
     clock = time.perf_counter()
     try:
@@ -135,7 +143,8 @@ def arena(
     seconds = time.perf_counter() - clock
     summary = summarize(matches, records, specs)
     run = {"game": game, "players": count, "options": options, "bots": specs, "games": games,
-           "seed": seed, "workers": workers, "ray": ray, "started": started.isoformat(),
+           "seed": seed, "sighted": list(seeing), "workers": workers, "ray": ray,
+           "started": started.isoformat(),
            "seconds": round(seconds, 3)}
     data = {"run": run, **summary.as_dict()}
     try:
@@ -144,7 +153,7 @@ def arena(
             json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as err:
         fail(f"cannot save the run: {err}", FAILURE)
-    console.print(results_table(summary))
+    console.print(results_table(summary, seeing))
     console.print(seats_table(summary))
     console.print(f"{games} games in {seconds:.1f} s", markup=False, highlight=False)
     for name in (RECORDS, SUMMARY):  # whole lines, so a long path can be copied in one piece
@@ -156,8 +165,9 @@ def num(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def results_table(summary: Any) -> Table:
-    """Best bot first (by conservative rating), with everything needed to judge the gap."""
+def results_table(summary: Any, sighted: tuple[str, ...] = ()) -> Table:
+    """Best bot first (by conservative rating), with everything needed to judge the gap; a
+    sighted bot is marked as such."""
     table = Table(title=f"Arena: {summary.game}, {summary.num_players} players, "
                   f"{summary.games} games", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, collapse_padding=True)
@@ -169,7 +179,8 @@ def results_table(summary: Any) -> Table:
     for b in summary.ranked():
         interval = "–" if b.ci95 is None else f"{b.ci95[0]:.3f}–{b.ci95[1]:.3f}"
         rated = b.rated_games > 0
-        table.add_row(b.bot, str(b.games), num(b.win_share), interval, num(b.even_share),
+        name = f"{b.bot} (sighted)" if b.bot in sighted else b.bot
+        table.add_row(name, str(b.games), num(b.win_share), interval, num(b.even_share),
                       f"{b.mu:.1f} ± {b.sigma:.1f}" if rated else "–",
                       num(b.ordinal, 1) if rated else "–", num(b.mean_score, 1))
     return table
