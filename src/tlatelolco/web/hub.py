@@ -42,8 +42,8 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         # the last hint asked for per game, by version: asking again (a second tab, a double
         # click) waits for the same search instead of starting another
-        self._hints: OrderedDict[str, tuple[int, asyncio.Task[dict[str, Any] | None]]] = (
-            OrderedDict())
+        self._hints: OrderedDict[str, tuple[tuple[int, int],
+                                            asyncio.Task[dict[str, Any] | None]]] = OrderedDict()
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
         """Run a `Service` call that only reads: on the event loop when the database is SQLite
@@ -145,11 +145,11 @@ class Hub:
                 del self._bot_tasks[game_id]
 
     async def hint(self, job: dict[str, Any]) -> dict[str, Any]:
-        """A hint (see `bots.hint`) for the position of `job`, searched once per version."""
-        game_id, version = job["game_id"], len(job["history"])
+        """A hint (see `bots.hint`) for the position and seat of `job`, searched once."""
+        game_id, asked = job["game_id"], (len(job["history"]), job["seat"])
         kept = self._hints.get(game_id)
-        if kept is None or kept[0] != version or _failed(kept[1]):
-            kept = (version, asyncio.create_task(self.bots.hint(job, HINT_TIME + 5.0)))
+        if kept is None or kept[0] != asked or _failed(kept[1]):
+            kept = (asked, asyncio.create_task(self.bots.hint(job, HINT_TIME + 5.0)))
             self._hints[game_id] = kept
         self._hints.move_to_end(game_id)
         while len(self._hints) > HINTS_KEPT:
