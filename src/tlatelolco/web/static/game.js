@@ -292,7 +292,11 @@
       li.append(value, text);
       if (m.visits) li.append(note(`${m.visits} ${m.visits === 1 ? "try" : "tries"}`));
       const move = view.legal.find((x) => x.id === m.action);
-      if (move) li.append(button("Play", () => play(move)));
+      if (move) {
+        const playIt = button("Play", () => play(move));
+        playIt.setAttribute("aria-label", `Play ${m.text}`);
+        li.append(playIt);
+      }
       list.append(li);
     }
     box.append(head, list);
