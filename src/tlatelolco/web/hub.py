@@ -40,8 +40,8 @@ class Hub:
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._kicked: set[str] = set()  # games changed since their bot task last looked
         self._sweeper: asyncio.Task[None] | None = None
-        # the last hint asked for per game, by version: asking again (a second tab, a double
-        # click) waits for the same search instead of starting another
+        # the last hint asked for per game, by (version, seat): asking again (a second tab, a
+        # double click) waits for the same search instead of starting another
         self._hints: OrderedDict[str, tuple[tuple[int, int],
                                             asyncio.Task[dict[str, Any] | None]]] = OrderedDict()
 
