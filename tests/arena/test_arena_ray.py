@@ -4,7 +4,11 @@ Ray is started once for the module (about 3 s) with two CPUs, and shut down at t
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,3 +46,20 @@ def test_a_failing_match_on_ray_names_itself(local_ray: None) -> None:
         play_all([*good, bad], ray_address="local")
     message: Any = str(err.value)
     assert "Traceback" not in message
+
+
+def test_an_arena_on_a_fresh_local_ray_says_nothing_of_its_authentication(tmp_path: Path
+                                                                          ) -> None:
+    """Regression: each `--ray local` run printed Ray's notice that the new instance uses
+    token authentication (Ray's default). The run, on a machine that has never run Ray (a new
+    home, no token yet), must start and finish without it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env["HOME"] = str(tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-c", "from tlatelolco.cli.app import main; main()", "arena", "axio",
+         "--bots", "greedy,random", "--games", "2", "--ray", "local", "--workers", "1",
+         "--out", str(tmp_path / "run")],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Token authentication" not in run.stdout + run.stderr
+    assert (tmp_path / "run" / "records.jsonl").read_text().count("\n") == 2

@@ -26,6 +26,17 @@ MAX_BATCH = 8  # matches sent to a worker at once: fewer round trips, yet a live
 ORPHAN_CHECK = 0.5  # seconds between a worker's checks that the arena that started it is alive
 
 
+class QuietLocalAuth(logging.Filter):
+    """Drops Ray's notice that a new local instance uses token authentication: its default,
+    announced on every run. (Choosing the mode ourselves through RAY_AUTH_MODE would silence it
+    too, but once Ray is imported that breaks the start of a fresh machine's first instance.)"""
+
+    LOGGER = "ray._private.authentication.authentication_token_setup"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Token authentication is enabled")
+
+
 class ArenaError(RuntimeError):
     """A match could not be played (a bot failed, a worker died): says which match."""
 
@@ -147,9 +158,14 @@ def _play_ray(matches: list[Match], workers: int | None, address: str,
     started = not ray.is_initialized()  # an already connected Ray is used as it is
     try:
         if started and address == "local":
-            ray.init(address="local", num_cpus=workers or os.cpu_count(),
-                     include_dashboard=False, log_to_driver=False,
-                     logging_level=logging.WARNING)
+            quiet, notices = QuietLocalAuth(), logging.getLogger(QuietLocalAuth.LOGGER)
+            notices.addFilter(quiet)
+            try:
+                ray.init(address="local", num_cpus=workers or os.cpu_count(),
+                         include_dashboard=False, log_to_driver=False,
+                         logging_level=logging.WARNING)
+            finally:
+                notices.removeFilter(quiet)
         elif started:
             ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
     except Exception as err:  # Ray raises ConnectionError, ValueError, RuntimeError, ...
