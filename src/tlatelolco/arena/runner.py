@@ -104,12 +104,10 @@ def play_all(matches: Sequence[Match], workers: int | None = None,
         return _play_ray(matches, workers, ray_address, progress)
     count = workers or os.cpu_count() or 1
     if count == 1:
-        records = []
+        collected = Collected(matches, progress)
         for match in matches:
-            records.append(play_one(match))
-            if progress is not None:
-                progress(len(records), total)
-        return records
+            collected.add([play_one(match)])
+        return collected.records()
     return _play_pool(matches, count, progress)
 
 
@@ -122,13 +120,31 @@ def _batches(matches: list[Match], workers: int) -> list[list[Match]]:
     return batches
 
 
+class Collected:
+    """Records put back in match order as batches come in, with progress reported."""
+
+    def __init__(self, matches: list[Match], progress: Progress | None) -> None:
+        self.results: list[dict[str, Any] | None] = [None] * len(matches)
+        self.position = {m.index: i for i, m in enumerate(matches)}
+        self.done = 0
+        self.progress = progress
+
+    def add(self, records: list[dict[str, Any]]) -> None:
+        for record in records:
+            self.results[self.position[record["meta"]["match"]]] = record
+            self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, len(self.results))
+
+    def records(self) -> list[dict[str, Any]]:
+        return [r for r in self.results if r is not None]
+
+
 def _play_pool(matches: list[Match], workers: int, progress: Progress | None
                ) -> list[dict[str, Any]]:
     # spawn: a clean interpreter per worker on every OS, whatever threads this process runs
     context = multiprocessing.get_context("spawn")
-    results: list[dict[str, Any] | None] = [None] * len(matches)
-    position = {m.index: i for i, m in enumerate(matches)}
-    done = 0
+    collected = Collected(matches, progress)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
                                initializer=watch_parent, initargs=(os.getpid(),))
     try:
@@ -137,16 +153,12 @@ def _play_pool(matches: list[Match], workers: int, progress: Progress | None
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                for record in future.result():
-                    results[position[record["meta"]["match"]]] = record
-                    done += 1
-                if progress is not None:
-                    progress(done, len(matches))
+                collected.add(future.result())
     except BrokenProcessPool as err:
         raise ArenaError(f"a worker process died ({err}); no records were kept") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return [r for r in results if r is not None]
+    return collected.records()
 
 
 def _play_ray(matches: list[Match], workers: int | None, address: str,
@@ -175,9 +187,7 @@ def _play_ray(matches: list[Match], workers: int | None, address: str,
         task = ray.remote(num_cpus=1)(play_batch)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         refs = [task.remote(batch) for batch in _batches(matches, max(1, cpus))]
-        results: list[dict[str, Any] | None] = [None] * len(matches)
-        position = {m.index: i for i, m in enumerate(matches)}
-        done = 0
+        collected = Collected(matches, progress)
         pending = refs
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
@@ -189,12 +199,8 @@ def _play_ray(matches: list[Match], workers: int | None, address: str,
                 cause = getattr(err, "cause", None)
                 message = str(cause) if isinstance(cause, ArenaError) else str(err)
                 raise ArenaError(message) from None
-            for record in records:
-                results[position[record["meta"]["match"]]] = record
-                done += 1
-            if progress is not None:
-                progress(done, len(matches))
-        return [r for r in results if r is not None]
+            collected.add(records)
+        return collected.records()
     finally:
         if started:
             ray.shutdown()
