@@ -77,6 +77,12 @@ def test_a_sighted_bot_is_named_as_such_and_its_run_reloads(tmp_path: Path) -> N
     run = load_run(tmp_path / "s")
     assert [m.sighted for m in run.matches] == [("greedy",), ("greedy",)]
     assert run.summary is not None and run.summary["run"]["sighted"] == ["greedy"]
+    # written as --bots are: a spec's own parameters may follow a comma and a space
+    result = invoke("axio", "--bots", "mcts:iterations=2,c=0.5", "--bots", "random",
+                    "--sighted", "mcts:iterations=2, c=0.5", "--games", "2", "--workers", "1",
+                    "--out", str(tmp_path / "p"))
+    assert result.exit_code == 0, result.output
+    assert load_run(tmp_path / "p").matches[0].sighted == ("mcts:iterations=2,c=0.5",)
 
 
 @pytest.mark.parametrize(("args", "words"), [

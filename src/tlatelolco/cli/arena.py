@@ -83,7 +83,8 @@ def arena(
     json_path: Annotated[Path | None, typer.Option(
         "--json", metavar="PATH", help="Also write the summary to this JSON file.")] = None,
     sighted: Annotated[list[str] | None, typer.Option(
-        "--sighted", metavar="SPEC", help="Research, not fair play: this bot (one of --bots) "
+        "--sighted", metavar="SPECS", help="Research, not fair play: this bot (one of --bots; "
+        "written as there) "
         "is handed the true state, hidden hands and all, to measure what seeing them is "
         "worth (Axio).")] = None,
 ) -> None:
@@ -108,7 +109,8 @@ def arena(
         fail("--ray needs an address: local, auto or ray://host:10001")
     count = default_players(game, len(specs)) if players is None else players
     try:
-        matches = schedule(game, specs, games, count, seed, options, sighted)
+        matches = schedule(game, specs, games, count, seed, options,
+                           split_bots(sighted) if sighted else None)
     except ValueError as err:
         fail(str(err))
     out = default_out(game, count) if out is None else out
