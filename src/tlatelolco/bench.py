@@ -58,6 +58,8 @@ def bench_game(
     name: str, seconds: float = 2.0, num_players: int | None = None, *, seed: int = 0
 ) -> dict[str, Any]:
     """The benchmark figures of one game (see `run`)."""
+    from tlatelolco.bots import search_spec  # bots import the engines; keep this module light
+
     game = load(name) if num_players is None else load(name, num_players=num_players)
     rng = random.Random(f"tlatelolco-bench:{name}:{seed}")
 
@@ -110,15 +112,10 @@ def _playouts(
     return moves, played, elapsed, samples
 
 
-def search_spec(game: Game) -> str:
-    """The search bot the arena's bars use: ISMCTS where seats hide things, else MCTS."""
-    return "ismcts" if game.info.information == "imperfect" else "mcts"
-
-
 def _search_rate(game: Game, samples: Sequence[State], seconds: float) -> tuple[int, float]:
     """(iterations, seconds) of the game's search bot, with its default parameters, thinking
     in turn from each sampled position where a seat has a choice."""
-    from tlatelolco.bots import make_bot  # bots import the engines; keep this module light
+    from tlatelolco.bots import make_bot, search_spec
 
     positions = [s for s in samples if not s.is_chance_node() and not s.is_terminal()
                  and len(s.legal_actions()) > 1][:16]

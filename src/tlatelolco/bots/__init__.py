@@ -33,6 +33,12 @@ def bot_names(game: Game) -> list[str]:
     return [*names, "mcts", "ismcts"]
 
 
+def search_spec(game: Game) -> str:
+    """The search bot for `game`'s seats: ISMCTS where seats hide things (so it never searches
+    what the seat cannot see), else MCTS."""
+    return "ismcts" if game.info.information == "imperfect" else "mcts"
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """'name:key=value,key=value' -> (name, {key: value}) with numbers converted."""
     name, _, rest = spec.strip().partition(":")
@@ -75,4 +81,4 @@ def make_bot(spec: str, game: Game, seat: int, seed: int | str | None = None) ->
     return cls(game, seat, seed, **params)
 
 
-__all__ = ["Bot", "RandomBot", "bot_names", "make_bot", "parse_spec"]
+__all__ = ["Bot", "RandomBot", "bot_names", "make_bot", "parse_spec", "search_spec"]

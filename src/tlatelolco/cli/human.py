@@ -128,9 +128,9 @@ class HumanSeat(Bot):
         """The moves a search from this seat's view likes best: how often it tried each and the
         share of victory it expects after it (ISMCTS where seats hide things, so a hint never
         uses what the seat cannot see)."""
-        from tlatelolco.bots import make_bot  # a search bot is only built when asked for
+        from tlatelolco.bots import make_bot, search_spec  # built only when asked for
 
-        kind = "ismcts" if self.game.info.information == "imperfect" else "mcts"
+        kind = search_spec(self.game)
         bot = make_bot(f"{kind}:time={HINT_SECONDS}", self.game, self.seat,
                        seed=self.rng.getrandbits(32))
         with self.console.status("thinking…"):

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from tlatelolco.bots import bot_names, make_bot, parse_spec
+from tlatelolco.bots import bot_names, make_bot, parse_spec, search_spec
 from tlatelolco.contract import IllegalActionError
 from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
@@ -381,10 +381,9 @@ class Service:
             if people:
                 raise ApiError(409, "no_hints", "hints are for games against bots only; "
                                f"seat(s) {', '.join(map(str, people))} are for people")
-            kind = "ismcts" if live.game.info.information == "imperfect" else "mcts"
             return {"game_id": live.row.id, "game": live.row.game,
                     "options": live.row.options, "history": live.state.history(),
-                    "seat": seat, "spec": f"{kind}:time={HINT_TIME}",
+                    "seat": seat, "spec": f"{search_spec(live.game)}:time={HINT_TIME}",
                     "seed": bot_seed(live.row.seed, seat, live.version, "hint")}
 
     def bot_act(self, game_id: str, seat: int, action: int, version: int) -> Change | None:
