@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from tlatelolco.bots import make_bot, parse_spec
+from tlatelolco.bots import Bot, make_bot, parse_spec
 from tlatelolco.contract import State
 from tlatelolco.registry import load
 
@@ -30,11 +30,15 @@ HINT_MOVES = 5  # moves a hint lists
 T = TypeVar("T")
 
 
-def seat_view(job: dict[str, Any], rng: random.Random) -> State:
-    """The game after `job["history"]` as `job["seat"]` may know it: a draw of what it cannot
-    see, made from the last position this worker kept for the game."""
+def bot_and_view(job: dict[str, Any]) -> tuple[Bot, State]:
+    """The bot of `job["spec"]` for `job["seat"]`, and the game after `job["history"]` as that
+    seat may know it: a draw of what it cannot see, made from the last position this worker
+    kept for the game. Both come from `job["seed"]`."""
+    rng = random.Random(job["seed"])
+    seed = rng.getrandbits(63)
     with _lock:
-        return _position(job).resample_from_infostate(job["seat"], rng)
+        state = _position(job).resample_from_infostate(job["seat"], rng)
+    return make_bot(job["spec"], state.get_game(), job["seat"], seed), state
 
 
 def _position(job: dict[str, Any]) -> State:
@@ -52,10 +56,8 @@ def _position(job: dict[str, Any]) -> State:
 
 def decide(job: dict[str, Any]) -> int:
     """The bot's action for `job` (a dict: game_id, game, options, history, seat, spec, seed)."""
-    rng = random.Random(job["seed"])
-    seed = rng.getrandbits(63)
-    state = seat_view(job, rng)
-    return make_bot(job["spec"], state.get_game(), job["seat"], seed).step(state)
+    bot, state = bot_and_view(job)
+    return bot.step(state)
 
 
 def hint(job: dict[str, Any]) -> dict[str, Any]:
@@ -63,10 +65,7 @@ def hint(job: dict[str, Any]) -> dict[str, Any]:
     its `HINT_MOVES` best moves with their visits and the share of victory it expects after
     each (None for a move it did not search), and why (`searched`, `only move`, or `settled`:
     the bot's knowledge decided without search)."""
-    rng = random.Random(job["seed"])
-    seed = rng.getrandbits(63)
-    state = seat_view(job, rng)
-    bot = make_bot(job["spec"], state.get_game(), job["seat"], seed)
+    bot, state = bot_and_view(job)
     result = bot.search(state)  # type: ignore[attr-defined]
     moves = [{"action": s.action, "text": s.text, "visits": s.visits, "value": s.value}
              for s in result.actions[:HINT_MOVES]]
