@@ -136,13 +136,11 @@ class AxioGreedy(Bot):
                         names = [(min(range(NUM_COLOURS), key=mine.__getitem__) + 1, gained)]
                 for name, points in names:
                     key = self.key(mine, points, offered, extras_left)
-                    better = best_key is None or key > best_key
-                    if scored is not None or better:
-                        action = place_action(x, y, rotation, name)
-                        if scored is not None:
-                            scored.append((key, action))
-                        if better:
-                            best_key, best_action = key, action
+                    action = place_action(x, y, rotation, name)
+                    if scored is not None:
+                        scored.append((key, action))
+                    if best_key is None or key > best_key:
+                        best_key, best_action = key, action
         return best_action
 
     def track(self, score: float) -> float:
