@@ -11,7 +11,7 @@ from tests.grand_bazaar.positions import position, state_at
 
 from tlatelolco import load
 from tlatelolco.bots import bot_names, make_bot
-from tlatelolco.bots.mcts import ISMCTS, MCTS
+from tlatelolco.bots.mcts import ISMCTS, MCTS, ActionStats, SearchResult
 from tlatelolco.chance import sample_chance
 from tlatelolco.contract import State
 from tlatelolco.games.axio.table import DRAW
@@ -253,3 +253,11 @@ def _decision(game, seat: int) -> State:  # type: ignore[no-untyped-def]
                 state.legal_actions()) > 1:
             return state
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_search_result_says_how_its_move_was_chosen() -> None:
+    stats = [ActionStats(3, "take 3", 0, 0.8)]
+    assert SearchResult(3, 0, 0.0, []).why == "only move"
+    assert SearchResult(3, 0, 0.0, stats).why == "settled"
+    stats[0].visits = 40
+    assert SearchResult(3, 40, 0.1, stats).why == "searched"

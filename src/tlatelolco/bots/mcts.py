@@ -76,6 +76,14 @@ class SearchResult:
     seconds: float
     actions: list[ActionStats]
 
+    @property
+    def why(self) -> str:
+        """How the move was chosen: `only move` (nothing to search), `settled` (the bot's
+        knowledge decided without searching) or `searched`."""
+        if not self.actions:
+            return "only move"
+        return "searched" if self.iterations else "settled"
+
     def as_dict(self) -> dict[str, Any]:
         return {"action": self.action, "iterations": self.iterations, "seconds": self.seconds,
                 "actions": [{"action": a.action, "text": a.text, "visits": a.visits,

@@ -137,10 +137,10 @@ class HumanSeat(Bot):
             result = bot.search(state)  # type: ignore[attr-defined]
         self.console.print(Text(f"Hint ({kind}, {result.iterations} iterations in "
                                 f"{result.seconds:.1f} s):", style="bold"))
-        if not result.actions:
+        if result.why == "only move":
             self.console.print(f"  the only move: {state.action_to_string(result.action)}",
                                markup=False, highlight=False)
-        elif not result.iterations:
+        elif result.why == "settled":
             self.console.print("  a move the bot's knowledge settles without searching:",
                                markup=False, highlight=False)
         for stats in result.actions[:HINTS_SHOWN]:

@@ -63,20 +63,17 @@ def decide(job: dict[str, Any]) -> int:
 def hint(job: dict[str, Any]) -> dict[str, Any]:
     """What the search bot of `job["spec"]` would play in `job["seat"]`, from that seat's view:
     its `HINT_MOVES` best moves with their visits and the share of victory it expects after
-    each (None for a move it did not search), and why (`searched`, `only move`, or `settled`:
-    the bot's knowledge decided without search)."""
+    each (None for a move it did not search), and `SearchResult.why`."""
     bot, state = bot_and_view(job)
     result = bot.search(state)  # type: ignore[attr-defined]
     moves = [{"action": s.action, "text": s.text, "visits": s.visits, "value": s.value}
              for s in result.actions[:HINT_MOVES]]
-    why = "searched" if result.iterations else "settled"
     if not moves:  # one legal move: nothing to search
-        why = "only move"
         moves = [{"action": result.action, "text": state.action_to_string(result.action),
                   "visits": 0, "value": None}]
     return {"version": len(job["history"]), "seat": job["seat"], "bot": job["spec"],
-            "iterations": result.iterations, "seconds": round(result.seconds, 3), "why": why,
-            "moves": moves}
+            "iterations": result.iterations, "seconds": round(result.seconds, 3),
+            "why": result.why, "moves": moves}
 
 
 def time_budget(spec: str, default: float) -> float:
