@@ -12,7 +12,7 @@ from tlatelolco.registry import list_games, load
 from tlatelolco.report import DEFAULT_BOTS, build_report
 from tlatelolco.report.build import check_bots
 from tlatelolco.report.html import interval, render_page
-from tlatelolco.report.play import game_seeds, play_games
+from tlatelolco.report.play import game_seeds, play_kinds
 from tlatelolco.report.stats import compute_stats
 
 BOTS = ("random", "greedy")
@@ -69,11 +69,28 @@ def test_grand_bazaar_default_players_and_path(tmp_path: Path,
 
 
 def test_same_seed_same_games_and_kinds_share_seeds() -> None:
-    first = play_games("axio", 2, {}, ["random", "random"], 3, seed=9, workers=1)
-    again = play_games("axio", 2, {}, ["random", "random"], 3, seed=9, workers=1)
-    assert [r["history"] for r in first] == [r["history"] for r in again]
-    assert [r["meta"]["seed"] for r in first] == game_seeds(9, 3)
-    assert compute_stats(first).as_dict() == compute_stats(again).as_dict()
+    first = play_kinds("axio", 2, {}, BOTS, 3, seed=9, workers=1)
+    again = play_kinds("axio", 2, {}, BOTS, 3, seed=9, workers=1)
+    assert [[r["history"] for r in kind] for kind in first] == [
+        [r["history"] for r in kind] for kind in again]
+    for spec, records in zip(BOTS, first, strict=True):
+        assert [r["meta"]["seed"] for r in records] == game_seeds(9, 3)
+        assert all(r["meta"]["bots"] == [spec, spec] for r in records)
+    assert compute_stats(first[0]).as_dict() == compute_stats(again[0]).as_dict()
+
+
+def test_every_kind_in_one_pool_gives_the_same_games() -> None:
+    """All kinds go to one pool of workers; each kind's records and progress stay its own."""
+    seen: list[tuple[str, int, int]] = []
+    pooled = play_kinds("axio", 2, {}, BOTS, 5, seed=3, workers=2,
+                        progress=lambda spec, done, total: seen.append((spec, done, total)))
+    here = play_kinds("axio", 2, {}, BOTS, 5, seed=3, workers=1)
+    assert [[r["history"] for r in kind] for kind in pooled] == [
+        [r["history"] for r in kind] for kind in here]
+    assert seen[0] == ("random", 0, 5)
+    for spec in BOTS:
+        counts = [done for kind, done, total in seen if kind == spec and total == 5]
+        assert counts == sorted(counts) and counts[-1] == 5
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -99,7 +116,7 @@ def test_the_default_bots_include_a_search_bot_every_game_accepts() -> None:
 
 
 def test_page_escapes_what_it_shows() -> None:
-    records = play_games("axio", 2, {}, ["random", "random"], 2, seed=1, workers=1)
+    [records] = play_kinds("axio", 2, {}, ["random"], 2, seed=1, workers=1)
     stats = [compute_stats(records, bot="<b>random</b>")]
     meta = {"title": "Axio", "game": "axio", "num_players": 2, "options": {"tiles": "<x>"},
             "sides": [[0], [1]], "games": 2, "bots": ["<b>random</b>"], "seed": 1,

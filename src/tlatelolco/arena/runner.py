@@ -22,6 +22,7 @@ from tlatelolco.arena.schedule import Match
 from tlatelolco.match import play_match
 
 Progress = Callable[[int, int], None]
+Arrived = Callable[[list[dict[str, Any]]], None]  # records as they come in, in no order
 MAX_BATCH = 8  # matches sent to a worker at once: fewer round trips, yet a live progress bar
 ORPHAN_CHECK = 0.5  # seconds between a worker's checks that the arena that started it is alive
 
@@ -80,15 +81,17 @@ def batch_size(remaining: int, workers: int) -> int:
 
 
 def play_all(matches: Sequence[Match], workers: int | None = None,
-             ray_address: str | None = None, progress: Progress | None = None
-             ) -> list[dict[str, Any]]:
+             ray_address: str | None = None, progress: Progress | None = None,
+             arrived: Arrived | None = None) -> list[dict[str, Any]]:
     """The records of `matches`, in their order.
 
     `workers=1` plays in this process; more use a pool of that many processes (default: one
     per CPU). With `ray_address` the matches are Ray tasks instead: "local" starts a Ray instance
     on this machine with `workers` CPUs (and stops it afterwards); any other address
     (`ray://host:10001`, `auto`, `host:6379`) joins that cluster, whose nodes need tlatelolco
-    installed. `progress(done, total)` is called as matches finish.
+    installed. `progress(done, total)` is called as matches finish, and `arrived(records)`
+    with the records that just came in (a caller that plays several kinds of match in one run
+    tells them apart by their `meta.match`).
     """
     if workers is not None and (type(workers) is not int or workers < 1):
         raise ValueError(f"workers must be a whole number of at least 1, not {workers!r}")
@@ -100,15 +103,15 @@ def play_all(matches: Sequence[Match], workers: int | None = None,
         progress(0, total)
     if not matches:
         return []
+    collected = Collected(matches, progress, arrived)
     if ray_address is not None:
-        return _play_ray(matches, workers, ray_address, progress)
-    count = workers or os.cpu_count() or 1
-    if count == 1:
-        collected = Collected(matches, progress)
+        _play_ray(matches, workers, ray_address, collected)
+    elif (count := workers or os.cpu_count() or 1) == 1:
         for match in matches:
             collected.add([play_one(match)])
-        return collected.records()
-    return _play_pool(matches, count, progress)
+    else:
+        _play_pool(matches, count, collected)
+    return collected.records()
 
 
 def _batches(matches: list[Match], workers: int) -> list[list[Match]]:
@@ -123,16 +126,20 @@ def _batches(matches: list[Match], workers: int) -> list[list[Match]]:
 class Collected:
     """Records put back in match order as batches come in, with progress reported."""
 
-    def __init__(self, matches: list[Match], progress: Progress | None) -> None:
+    def __init__(self, matches: list[Match], progress: Progress | None,
+                 arrived: Arrived | None = None) -> None:
         self.results: list[dict[str, Any] | None] = [None] * len(matches)
         self.position = {m.index: i for i, m in enumerate(matches)}
         self.done = 0
         self.progress = progress
+        self.arrived = arrived
 
     def add(self, records: list[dict[str, Any]]) -> None:
         for record in records:
             self.results[self.position[record["meta"]["match"]]] = record
             self.done += 1
+        if self.arrived is not None:
+            self.arrived(records)
         if self.progress is not None:
             self.progress(self.done, len(self.results))
 
@@ -140,11 +147,9 @@ class Collected:
         return [r for r in self.results if r is not None]
 
 
-def _play_pool(matches: list[Match], workers: int, progress: Progress | None
-               ) -> list[dict[str, Any]]:
+def _play_pool(matches: list[Match], workers: int, collected: Collected) -> None:
     # spawn: a clean interpreter per worker on every OS, whatever threads this process runs
     context = multiprocessing.get_context("spawn")
-    collected = Collected(matches, progress)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
                                initializer=watch_parent, initargs=(os.getpid(),))
     try:
@@ -158,11 +163,10 @@ def _play_pool(matches: list[Match], workers: int, progress: Progress | None
         raise ArenaError(f"a worker process died ({err}); no records were kept") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return collected.records()
 
 
 def _play_ray(matches: list[Match], workers: int | None, address: str,
-              progress: Progress | None) -> list[dict[str, Any]]:
+              collected: Collected) -> None:
     import ray  # only here: a plain run never pays for importing Ray
 
     if not address.strip():
@@ -186,9 +190,7 @@ def _play_ray(matches: list[Match], workers: int | None, address: str,
     try:
         task = ray.remote(num_cpus=1)(play_batch)
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        refs = [task.remote(batch) for batch in _batches(matches, max(1, cpus))]
-        collected = Collected(matches, progress)
-        pending = refs
+        pending = [task.remote(batch) for batch in _batches(matches, max(1, cpus))]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             try:
@@ -200,7 +202,6 @@ def _play_ray(matches: list[Match], workers: int | None, address: str,
                 message = str(cause) if isinstance(cause, ArenaError) else str(err)
                 raise ArenaError(message) from None
             collected.add(records)
-        return collected.records()
     finally:
         if started:
             ray.shutdown()

@@ -4,7 +4,7 @@ and a JSON of the numbers beside it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,11 +14,9 @@ from tlatelolco.contract import Game
 from tlatelolco.registry import load
 from tlatelolco.report import DEFAULT_BOTS
 from tlatelolco.report.html import render_page
-from tlatelolco.report.play import play_games
+from tlatelolco.report.play import KindProgress, play_kinds
 from tlatelolco.report.plots import render_all
-from tlatelolco.report.stats import Stats, compute_stats
-
-KindProgress = Callable[[str, int, int], None]  # (bot spec, games done, games per kind)
+from tlatelolco.report.stats import compute_stats
 
 
 def configure(game: str, players: int | None, options: Mapping[str, Any] | None) -> Game:
@@ -68,15 +66,9 @@ def build_report(game: str, games: int, players: int | None = None,
     loaded = configure(game, players, options)
     check_bots(loaded, bots)
     n = loaded.num_players()
-    stats: list[Stats] = []
-    for spec in bots:
-        def tick(done: int, total: int, spec: str = spec) -> None:
-            if progress is not None:
-                progress(spec, done, total)
-
-        records = play_games(loaded.info.name, n, dict(loaded.options), [spec] * n, games, seed,
-                             workers=workers, ray_address=ray_address, progress=tick)
-        stats.append(compute_stats(records, bot=spec))
+    played = play_kinds(loaded.info.name, n, dict(loaded.options), bots, games, seed,
+                        workers=workers, ray_address=ray_address, progress=progress)
+    stats = [compute_stats(records, bot=spec) for spec, records in zip(bots, played, strict=True)]
     meta = {
         "title": loaded.info.title,
         "game": loaded.info.name,
