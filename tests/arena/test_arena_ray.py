@@ -16,6 +16,7 @@ import ray
 
 from tlatelolco.arena.runner import ArenaError, play_all
 from tlatelolco.arena.schedule import Match, schedule
+from tlatelolco.report.play import play_kinds
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,15 @@ def test_ray_gives_the_same_records_as_one_process(local_ray: None) -> None:
     assert [r["meta"]["match"] for r in records] == list(range(12))
     assert seen[0] == (0, 12) and seen[-1] == (12, 12)
     assert ray.is_initialized()  # a Ray the runner did not start is left running
+
+
+def test_a_report_plays_every_kind_on_ray_as_it_would_here(local_ray: None) -> None:
+    seen: list[tuple[str, int, int]] = []
+    kinds = ["random", "greedy"]
+    on_ray = play_kinds("axio", 2, {}, kinds, 4, seed=2, ray_address="local",
+                        progress=lambda kind, done, total: seen.append((kind, done, total)))
+    assert on_ray == play_kinds("axio", 2, {}, kinds, 4, seed=2, workers=1)
+    assert {kind for kind, done, total in seen if done == total == 4} == set(kinds)
 
 
 def test_a_failing_match_on_ray_names_itself(local_ray: None) -> None:
