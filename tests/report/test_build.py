@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tlatelolco.registry import list_games, load
-from tlatelolco.report import DEFAULT_BOTS, build_report
+from tlatelolco.report import build_report, default_bots
 from tlatelolco.report.build import check_bots
 from tlatelolco.report.html import interval, render_page
 from tlatelolco.report.play import game_seeds, play_kinds
@@ -109,10 +109,21 @@ def test_bad_arguments_fail_before_any_game(tmp_path: Path, kwargs: dict, messag
 
 
 def test_the_default_bots_include_a_search_bot_every_game_accepts() -> None:
-    assert DEFAULT_BOTS[:2] == ("random", "greedy")
-    assert DEFAULT_BOTS[2].startswith("mcts:")
     for name in list_games():
-        check_bots(load(name), DEFAULT_BOTS)
+        game = load(name)
+        bots = default_bots(game)
+        assert bots[:2] == ("random", "greedy")
+        check_bots(game, bots)
+    # a hidden hand is searched fairly: ISMCTS where seats hide things, plain MCTS elsewhere
+    assert default_bots(load("axio"))[2] == "ismcts:iterations=50"
+    assert default_bots(load("grand_bazaar"))[2] == "mcts:iterations=50"
+
+
+def test_a_report_without_bots_plays_the_default_kinds(tmp_path: Path) -> None:
+    path = build_report("axio", 1, players=2, out=tmp_path / "r.html", workers=1)
+    numbers = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    assert numbers["meta"]["bots"] == ["random", "greedy", "ismcts:iterations=50"]
+    assert [s["bot"] for s in numbers["stats"]] == numbers["meta"]["bots"]
 
 
 def test_page_escapes_what_it_shows() -> None:

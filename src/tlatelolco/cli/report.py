@@ -12,7 +12,7 @@ from rich.console import Console
 from tlatelolco.cli.arena import split_bots
 from tlatelolco.cli.common import FAILURE, fail, games_progress
 from tlatelolco.cli.play import load_game, split_pairs
-from tlatelolco.report import DEFAULT_BOTS
+from tlatelolco.report import SEARCH_ITERATIONS, default_bots
 
 
 def command_line(game: str, games: int, players: int | None, specs: list[str], seed: int,
@@ -40,7 +40,9 @@ def report(
     bots: Annotated[list[str] | None, typer.Option(
         "--bots", "-b", metavar="SPEC[,SPEC...]",
         help="Bot kinds to compare, comma-separated (random,greedy) or repeated (--bots "
-        f"mcts:iterations=50,depth=4 --bots greedy); default: {','.join(DEFAULT_BOTS)}.",
+        f"mcts:iterations=50,depth=4 --bots greedy); default: random, greedy and the game's "
+        f"search bot (ismcts where hands are hidden, else mcts) at iterations="
+        f"{SEARCH_ITERATIONS}.",
     )] = None,
     seed: Annotated[int, typer.Option(help="Seed of the whole report.")] = 0,
     workers: Annotated[int | None, typer.Option(
@@ -64,7 +66,7 @@ def report(
     if workers is not None and workers < 1:
         fail(f"--workers {workers}: give at least 1 worker")
     loaded = load_game(game, option or [], players)
-    specs = split_bots(bots or list(DEFAULT_BOTS))
+    specs = split_bots(bots) if bots else list(default_bots(loaded))
     try:
         check_bots(loaded, specs)
     except ValueError as err:

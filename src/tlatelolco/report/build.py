@@ -12,7 +12,7 @@ from typing import Any
 from tlatelolco.bots import make_bot
 from tlatelolco.contract import Game
 from tlatelolco.registry import load
-from tlatelolco.report import DEFAULT_BOTS
+from tlatelolco.report import default_bots
 from tlatelolco.report.html import render_page
 from tlatelolco.report.play import KindProgress, play_kinds
 from tlatelolco.report.plots import render_all
@@ -51,19 +51,21 @@ def python_call(game: str, games: int, players: int | None, bots: Sequence[str],
 
 
 def build_report(game: str, games: int, players: int | None = None,
-                 bots: Sequence[str] = DEFAULT_BOTS, seed: int = 0,
+                 bots: Sequence[str] | None = None, seed: int = 0,
                  workers: int | None = None, ray_address: str | None = None,
                  out: str | Path | None = None, progress: KindProgress | None = None, *,
                  options: Mapping[str, Any] | None = None,
                  command: str | None = None) -> Path:
     """Play `games` self-play games per bot kind and write the report; returns the HTML's path.
 
+    `bots` defaults to `default_bots(game)`: random, greedy and the game's search bot.
     `options` are the game's other options; `command` is how the report was asked for (shown on
     the page; by default this call). Bad arguments raise `ValueError` before any game is played.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     loaded = configure(game, players, options)
+    bots = default_bots(loaded) if bots is None else tuple(bots)
     check_bots(loaded, bots)
     n = loaded.num_players()
     played = play_kinds(loaded.info.name, n, dict(loaded.options), bots, games, seed,
