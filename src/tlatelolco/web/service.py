@@ -364,10 +364,7 @@ class Service:
         seat = state.current_player()
         if seat < 0 or row.seats[seat].kind != BOT:
             return None
-        job = {"game_id": row.id, "game": row.game, "options": row.options,
-               "history": state.history(), "seat": seat, "spec": row.seats[seat].bot,
-               "seed": bot_seed(row.seed, seat, live.version)}
-        return seat, row.seats[seat].bot or "random", job
+        return seat, row.seats[seat].bot or "random", _job(live, seat, row.seats[seat].bot)
 
     def hint_job(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The job of a hint for the credential's seat: its turn, in a game against bots only
@@ -381,10 +378,7 @@ class Service:
             if people:
                 raise ApiError(409, "no_hints", "hints are for games against bots only; "
                                f"seat(s) {', '.join(map(str, people))} are for people")
-            return {"game_id": live.row.id, "game": live.row.game,
-                    "options": live.row.options, "history": live.state.history(),
-                    "seat": seat, "spec": f"{search_spec(live.game)}:time={HINT_TIME}",
-                    "seed": bot_seed(live.row.seed, seat, live.version, "hint")}
+            return _job(live, seat, f"{search_spec(live.game)}:time={HINT_TIME}", "hint")
 
     def bot_act(self, game_id: str, seat: int, action: int, version: int) -> Change | None:
         live = self.live(game_id)
@@ -413,6 +407,15 @@ class Service:
         record = make_record(live.state, [s.name for s in live.row.seats],
                              meta={"id": live.row.id})
         return record
+
+
+def _job(live: Live, seat: int, spec: str | None, purpose: str = "bot") -> dict[str, Any]:
+    """What a bot worker needs to search for `seat` (see `web.bots`): the history, never the
+    chance seed, and a seed derived from it for `purpose` (a bot's move or a hint)."""
+    row = live.row
+    return {"game_id": row.id, "game": row.game, "options": row.options,
+            "history": live.state.history(), "seat": seat, "spec": spec,
+            "seed": bot_seed(row.seed, seat, live.version, purpose)}
 
 
 def bot_seed(seed: str, seat: int, version: int, purpose: str = "bot") -> int:
