@@ -67,6 +67,15 @@ class UnsortedLegalState(GrandBazaarState):
         return sorted(super().legal_actions(), reverse=True)
 
 
+class CaseSensitiveParseState(GrandBazaarState):
+    """Parses only lower-case text, as Mexica's parse_action once did (regression)."""
+
+    __slots__ = ()
+
+    def parse_action(self, text: str) -> int | None:
+        return self._parse_action(text)
+
+
 def _broken_game(state_class: type[GrandBazaarState]) -> GrandBazaarGame:
     class Broken(GrandBazaarGame):
         def new_initial_state(self) -> GrandBazaarState:
@@ -79,6 +88,7 @@ def _broken_game(state_class: type[GrandBazaarState]) -> GrandBazaarGame:
     (SharedCloneState, "clone"),
     (MutatingRejectState, "illegal_action"),
     (UnsortedLegalState, "legal_actions"),
+    (CaseSensitiveParseState, "parse_action"),
 ])
 def test_conformance_catches_broken_games(state_class: type[GrandBazaarState], check: str
                                           ) -> None:

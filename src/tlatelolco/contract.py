@@ -321,12 +321,12 @@ class State:
         """The legal action whose notation is `text` (case and spacing are forgiven)."""
         wanted = normalise(text)
         if self._game.num_distinct_actions() > LARGE_ACTION_SPACE:
-            action = self.parse_action(wanted)  # a real parser: no scan of the legal moves
+            action = self._parse_action(wanted)  # a real parser: no scan of the legal moves
         else:
             action = next((a for a in self.legal_actions() if wanted in self._spellings(a)),
                           None)
             if action is None:
-                action = self.parse_action(wanted)
+                action = self._parse_action(wanted)
         if action is not None:
             reason = self.illegal_reason(action)
             if reason is None:
@@ -337,7 +337,12 @@ class State:
             f"'{text}' is not a move of {self._game.info.title}. Legal now: {self._legal_text()}")
 
     def parse_action(self, text: str) -> int | None:
-        """The action that normalised `text` names, legal now or not, or None.
+        """The action that `text` names, legal now or not, or None. Case and spacing are
+        forgiven, so every `action_to_string` output parses back, whatever its case."""
+        return self._parse_action(normalise(text))
+
+    def _parse_action(self, text: str) -> int | None:
+        """The action that normalised `text` (lower case, single spaces) names, or None.
 
         The default tries every action's spellings; games with a large action space override it
         with a real parser.

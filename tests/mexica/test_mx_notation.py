@@ -44,9 +44,12 @@ def new_state(num_players: int = 2) -> tlatelolco.State:
 
 
 def round_trips(state: tlatelolco.State, action: int) -> None:
+    """The action's text reads back as the action through both parsers, in any case."""
     text = state.action_to_string(action)
     assert state.string_to_action(text) == action, text
     assert state.string_to_action(f"  {text.upper()} ") == action, text
+    for spelling in (text, text.upper(), text.lower(), text.swapcase(), f" {text.title()}  "):
+        assert state.parse_action(spelling) == action, spelling
 
 
 def kind(state: tlatelolco.State, text: str) -> str:
@@ -60,7 +63,7 @@ def kind(state: tlatelolco.State, text: str) -> str:
 
 def test_every_legal_action_round_trips_in_random_games() -> None:
     """Every legal action of random positions (draws, placements, turns) reads back as itself,
-    in any case and with extra spaces."""
+    in any case and with extra spaces, through `string_to_action` and `parse_action` alike."""
     seen: set[str] = set()
     for num_players, seed in ((2, 1), (3, 2), (4, 3)):
         state = new_state(num_players)
@@ -118,6 +121,22 @@ def test_every_form_round_trips_in_hand_built_positions() -> None:
         setup.apply_action(DRAW + size - SIZES[0])
     assert setup.action_to_string(START + sq("I7")) == "start at I7"
     round_trips(setup, START + sq("I7"))
+
+
+def test_parse_action_reads_the_engines_own_text_regression() -> None:
+    """`parse_action` once matched lower case only, so "start at I9", the engine's own text,
+    did not parse back through it (only `string_to_action` normalised). One parser now serves
+    both, case-insensitive."""
+    setup = new_state(2)
+    for size in (3, 4, 5, 6, 7, 8, 9, 10):
+        setup.apply_action(DRAW + size - SIZES[0])
+    text = setup.action_to_string(START + sq("I9"))
+    assert text == "start at I9"
+    assert setup.parse_action(text) == setup.string_to_action(text) == START + sq("I9")
+    state = state_at(position(2, canals=("O7",)))
+    for text in ("Canal K5-K6", "BRIDGE O7 N-S", "Walk n", "Found 7 At E5", "Move Bridge O7 To P9",
+                 "TELEPORT c3", "Boat To K9", "END", "Token"):
+        assert state.parse_action(text) == state.parse_action(text.lower()) is not None, text
 
 
 # --- the documented examples and spellings ------------------------------------------------------

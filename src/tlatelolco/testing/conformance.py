@@ -145,6 +145,10 @@ class _Checker:
             parsed = state.string_to_action(text)
             self.expect(parsed == action, "string_to_action",
                         f"'{text}' parses to {parsed}, not {action}")
+            for spelling in (text, text.upper(), text.swapcase()):  # one parser, any case
+                parsed = state.parse_action(spelling)
+                self.expect(parsed == action, "parse_action",
+                            f"'{spelling}' parses to {parsed}, not {action}")
             as_dict = state.action_to_dict(action)
             self.expect(isinstance(as_dict, dict) and "kind" in as_dict, "action_to_dict",
                         f"action_to_dict({action}) = {as_dict!r} has no 'kind'")

@@ -130,7 +130,7 @@ class AxioState(State):
             return (short, f"{x},{y} {rotation * 90}" + (f" {COLOURS[name - 1]}" if name else ""))
         return ()
 
-    def parse_action(self, text: str) -> int | None:
+    def _parse_action(self, text: str) -> int | None:
         """`place at (x,y) rot R [empty=colour]` or a short form, whatever is legal now."""
         chance = CHANCE_PATTERN.fullmatch(text)
         if chance is not None:

@@ -44,7 +44,7 @@ class MexicaState(State):
     def action_to_dict(self, action: int) -> dict[str, Any]:
         return notation.action_dict(action)
 
-    def parse_action(self, text: str) -> int | None:
+    def _parse_action(self, text: str) -> int | None:
         return notation.parse(self._c, text)
 
     def returns(self) -> list[float]:
