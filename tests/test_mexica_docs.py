@@ -30,7 +30,6 @@ from tlatelolco.games.mexica.board import (
     COLUMNS,
     HEIGHT,
     IS_LAKE,
-    LAKE_BRIDGE_SITES,
     NAMES,
     NEIGHBOURS,
     NUM_SQUARES,
@@ -139,7 +138,7 @@ RULINGS = [
      ("no longer counts as a neighbour", "joined", "next to the one it leaves",
       "move bridge k5 to k6")),
     ("one thing per square", "MX-13",
-     ("a mexica may stand on a bridge", "on a canal or on the lake")),
+     ("a mexica may stand on a bridge", "which itself stands on a canal")),
     ("one lake", "MX-3",
      ("one body of water", "every square on the edge of the board is lake",
       "adds no connection")),
@@ -194,14 +193,15 @@ def test_board_facts() -> None:
     assert [NAMES[s] for s in STARTING] == ["I7", "H8", "J8", "I9"]
     assert NAMES[COAT_OF_ARMS] == "I8"
     assert [NAMES[s] for s in STARTED] == ["P7", "P8", "P9", "P10"]
-    assert sorted(NAMES[s] for s in LAKE_BRIDGE_SITES) == ["C10", "T7"]
     text = flat(section("## The board (MX-1, MX-3)"))
     for phrase in ("| s | starting square (palace): i7, h8, j8, i9 |",
                    "| x | the coat of arms (palace): i8 |",
                    "| c | the started canal: p7, p8, p9, p10 |",
                    "187 ordinary land squares, 5 palace squares and the 4 squares of the started "
                    "canal: 196 land squares",
-                   "t7 (between s7 and u7) and c10 (between c9 and c11)"):
+                   "no lake square ever holds a bridge, not even t7 (between s7 and u7) or c10 "
+                   "(between c9 and c11), which have land on both sides: bridges stand only on "
+                   "canal tiles (mx-6)"):
         assert phrase in text, phrase
     state = playing_state()
     assert state.city.area_size == [192]
@@ -317,7 +317,7 @@ MOVE_WORDS = {"end", "token", "take", "walk", "step", "move", "start", "canal", 
 LEADS_NOTATION = (
     "canal K5", "canal K5-K6", "bridge O7", "bridge O7 N-S", "move bridge O7 to P9", "walk N",
     "teleport C3", "build 3 at D4", "found 7 at E5", "token", "end", "start at I7",
-    "draw calpulli 7", "bridge I6 N-S", "bridge I6 W-E", "boat to T7",
+    "draw calpulli 7", "bridge I6 N-S", "bridge I6 W-E", "boat to K9",
 )
 
 

@@ -48,10 +48,15 @@ CORNER_5_CANALS = ("E3", "E4", "B4", "C5", "D5")
 CORNER_5 = {"C2", "C3", "D3", "C4", "D4"}
 # The ring of 8 squares around the palace: inside it an area of the 5 palace squares only.
 PALACE_RING = ("I6", "H7", "J7", "G8", "K8", "H9", "J9", "I10")
-# Eleven bridges (all of them), none next to another: nine on single canal tiles (axis W-E),
-# two on the lake.
-ELEVEN_CANALS = ("E4", "H4", "K4", "E12", "H12", "K12", "N10", "F6", "L7")
-ELEVEN = {**{name: WEST_EAST for name in ELEVEN_CANALS}, "T7": WEST_EAST, "C10": NORTH_SOUTH}
+# Two canal squares on the coast, each touching the lake on one side and taking a bridge N-S:
+# D10 (the lake C10 to its west) and V8 (the lake W8 to its east). Bridges go only on canals
+# (MX-6), but the lake joins every canal it touches into one body of water (MX-7).
+COAST = ("D10", "V8")
+# Eleven bridges (all of them), none next to another: nine W-E and the two on the coast, each on
+# a single canal tile.
+ELEVEN_CANALS = ("E4", "H4", "K4", "E12", "H12", "K12", "N10", "F6", "L7", *COAST)
+ELEVEN = {**{name: WEST_EAST for name in ELEVEN_CANALS[:9]},
+          **{name: NORTH_SOUTH for name in COAST}}
 
 
 def sq(name: str) -> int:
@@ -71,10 +76,10 @@ def position(num_players: int = 2, *, mexica: Iterable[str] | None = None,
              first_turn: bool = False, **fields: Any) -> City:
     """A position in play, seat 0 to move with 6 AP, past everyone's first turn (unless
     `first_turn`): Mexica on `mexica` (default: the starting squares in order), canal tiles on
-    `canals` (besides the started canal), `bridges` as {square: axis}, `buildings` as
-    {square: (owner, levels)} (taken from the owner's supply), calpulli `tiles` as
-    {square: size}, and this part's unused tiles `available` (sizes; the rest stay face down).
-    Any other City field is set as given, after all that."""
+    `canals` (besides the started canal), `bridges` as {square: axis} (on those canals),
+    `buildings` as {square: (owner, levels)} (taken from the owner's supply), calpulli `tiles`
+    as {square: size}, and this part's unused tiles `available` (sizes; the rest stay face
+    down). Any other City field is set as given, after all that."""
     c = rules.set_up(num_players)
     c.phase, c.player, c.ap = PLAYING, 0, 6
     c.turns = [0 if first_turn else 1] * num_players
@@ -84,6 +89,7 @@ def position(num_players: int = 2, *, mexica: Iterable[str] | None = None,
     for name in canals:
         c.canal[sq(name)] = 1
     for name, axis in (bridges or {}).items():
+        assert c.canal[sq(name)], f"a bridge on {name} needs a canal there (MX-6)"
         c.bridge[sq(name)] = axis
     c.bridges = BRIDGES - len(bridges or {})
     for name, (owner, levels) in (buildings or {}).items():

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from tests.mexica.positions import (
+    COAST,
     CORNER_3_CANALS,
     ELEVEN,
     ELEVEN_CANALS,
@@ -87,13 +88,13 @@ def test_every_legal_action_round_trips_in_random_games() -> None:
 def test_every_form_round_trips_in_hand_built_positions() -> None:
     """One legal action of every kind, including bridges with one and with two possible axes
     and moved bridges, round-trips through its text."""
-    state = state_at(position(2, canals=("K5", "M9", *CORNER_3_CANALS),
-                              bridges={"T7": WE, "C10": NS}, mexica=("T7", "C3"),
+    state = state_at(position(2, canals=("K5", "M9", *CORNER_3_CANALS, *COAST),
+                              bridges=dict.fromkeys(COAST, NS), mexica=("V8", "C3"),
                               available=(3,), tokens=[1, 0], token_supply=11))
     texts = {
-        END: "end", TOKEN: "token", WALK + 3: "walk W",
-        BOAT + sq("C10"): "boat to C10", TELEPORT + sq("K7"): "teleport K7",
-        CANAL + sq("V9"): "canal V9", double_action(sq("K6"), sq("K7")): "canal K6-K7",
+        END: "end", TOKEN: "token", WALK + 0: "walk N",
+        BOAT + sq("D10"): "boat to D10", TELEPORT + sq("K7"): "teleport K7",
+        CANAL + sq("T9"): "canal T9", double_action(sq("K6"), sq("K7")): "canal K6-K7",
         bridge_action(sq("K5"), NS): "bridge K5 N-S", bridge_action(sq("K5"), WE): "bridge K5 W-E",
         bridge_action(sq("E3"), WE): "bridge E3",  # E2 is lake: W-E only
     }
@@ -147,7 +148,7 @@ def test_parse_action_reads_the_engines_own_text_regression() -> None:
     ("canal K5", {"kind": "canal", "square": "K5"}),
     ("bridge O7", {"kind": "bridge", "square": "O7", "axis": "N-S"}),
     ("walk N", {"kind": "walk", "direction": "N"}),
-    ("boat to T6", {"kind": "boat", "square": "T6"}),
+    ("boat to K9", {"kind": "boat", "square": "K9"}),
     ("teleport C3", {"kind": "teleport", "square": "C3"}),
     ("build 3 at D4", {"kind": "build", "levels": 3, "square": "D4"}),
     ("found 7 at E5", {"kind": "found", "size": 7, "square": "E5"}),
@@ -170,7 +171,7 @@ def test_examples_parse_to_the_right_actions(text: str, expected: dict[str, obje
     ("step N", "walk N"), ("move e", "walk E"), ("canal K6-K5", "canal K5-K6"),
     ("canal k5 - k6", "canal K5-K6"), ("bridge at O7", "bridge O7"), ("bridge O7 N-S", "bridge O7"),
     ("bridge K9 NS", "bridge K9 N-S"), ("bridge K9 we", "bridge K9 W-E"),
-    ("move bridge from O7 to P9", "move bridge O7 to P9"), ("boat T7", "boat to T7"),
+    ("move bridge from O7 to P9", "move bridge O7 to P9"), ("boat K9", "boat to K9"),
     ("teleport to C3", "teleport C3"), ("build 3 D4", "build 3 at D4"),
     ("build 3 on D4", "build 3 at D4"), ("found 7 E5", "found 7 at E5"),
     ("found 7 on E5", "found 7 at E5"), ("start I7", "start at I7"),
@@ -219,7 +220,7 @@ def test_bad_input_is_refused_clearly_and_changes_nothing(text: str) -> None:
     ("walk S", "cannot step S from K5"),
     ("build 3 at C2", "C2 is not in your Mexica's area"),
     ("found 7 at E5", "no calpulli tile of size 7 is available this part"),
-    ("boat to T7", "must stand on a bridge"),
+    ("boat to K9", "must stand on a bridge"),
     ("teleport I8", "I8 is not a free land square"),
     ("bridge K5", "dry land"),
     ("move bridge P7 to P9", "only when all 11"),
@@ -269,7 +270,7 @@ def test_action_to_dict_every_kind() -> None:
         bridge_action(sq("K5"), WE): {"kind": "bridge", "square": "K5", "axis": "W-E"},
         move_bridge_action(sq("K5"), sq("M9"), NS):
             {"kind": "move_bridge", "from": "K5", "to": "M9", "axis": "N-S"},
-        BOAT + sq("T7"): {"kind": "boat", "square": "T7"},
+        BOAT + sq("K9"): {"kind": "boat", "square": "K9"},
         TELEPORT + sq("C3"): {"kind": "teleport", "square": "C3"},
         build_action(4, sq("D4")): {"kind": "build", "levels": 4, "square": "D4"},
         found_action(13, sq("E5")): {"kind": "found", "size": 13, "square": "E5"},

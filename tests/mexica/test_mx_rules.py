@@ -6,6 +6,7 @@ import random
 
 import pytest
 from tests.mexica.positions import (
+    COAST,
     CORNER_3,
     CORNER_3_CANALS,
     CORNER_5,
@@ -32,12 +33,16 @@ from tlatelolco.games.mexica import areas, movement, rules, scoring
 from tlatelolco.games.mexica.actions import (
     DRAW,
     END,
+    K_BRIDGE,
     K_CANAL,
     K_DOUBLE,
+    K_MOVE_BRIDGE,
     START,
     TOKEN,
+    bridge_action,
     decode,
     double_action,
+    move_bridge_action,
 )
 from tlatelolco.games.mexica.board import (
     COAT_OF_ARMS,
@@ -585,17 +590,38 @@ def test_mx6_two_dry_ends_fix_the_axis() -> None:
     assert c.access[sq("J5")] == c.access[sq("L5")] == 1 and not c.access[sq("K4")]
 
 
-def test_mx6_bridge_on_the_lake() -> None:
-    """MX-6: the lake takes bridges too where both ends are land: T7 (W-E) and C10 (N-S)."""
-    state = state_at(position(2))
-    assert legal(state, "bridge T7") and legal(state, "bridge C10")
-    assert act(state, "bridge T7") != act(state, "bridge T7 N-S")
-    assert "not both dry" in reason(state, "bridge T7 N-S")
-    assert "not both dry" in reason(state, "bridge A1")
-    assert "dry land" in reason(state, "bridge K5")
-    lake = {decode(a)[1] for a in state.legal_actions()
-            if state.action_to_dict(a)["kind"] == "bridge" and IS_LAKE[decode(a)[1]]}
-    assert names(lake) == {"T7", "C10"}
+def test_mx6_bridges_only_on_canals_never_on_the_lake() -> None:
+    """MX-6: "Los Puentes sólo pueden ser colocados en fichas de Canal". No lake square takes a
+    bridge on either axis, not even T7 and C10, whose two ends are land; nor does dry land. A
+    canal square does, the started canal's included."""
+    state = state_at(position(2, canals=("K5",)))
+    lake = [s for s in range(NUM_SQUARES) if IS_LAKE[s]]
+    for square in lake:
+        for axis in (NS, WE):
+            why = state.illegal_reason(bridge_action(square, axis))
+            assert why == f"{NAMES[square]} is lake; bridges go only on canal tiles", why
+    assert "K6 is dry land; bridges go only on canal tiles" in reason(state, "bridge K6")
+    assert "I7 is dry land" in reason(state, "bridge I7")  # a starting square
+    placed = {decode(a)[1] for a in state.legal_actions() if decode(a)[0] == K_BRIDGE}
+    assert placed and all(state.city.canal[s] for s in placed)
+    assert names(placed) >= {"K5", "P7", "P10"} and "T7" not in names(placed)
+    assert legal(state, "bridge K5 N-S") and legal(state, "bridge P10")
+
+
+def test_mx6_a_moved_bridge_never_goes_on_the_lake() -> None:
+    """MX-6: moving a bridge follows the same rule: onto a canal square, never the lake."""
+    state = state_at(position(2, canals=(*ELEVEN_CANALS, "K9"), bridges=ELEVEN))
+    assert state.city.bridges == 0
+    for target in ("T7", "C10", "A1", "W8"):
+        for axis in (NS, WE):
+            action = move_bridge_action(sq("E4"), sq(target), axis)
+            assert state.illegal_reason(action) == \
+                f"{target} is lake; bridges go only on canal tiles"
+    moves = [a for a in state.legal_actions() if decode(a)[0] == K_MOVE_BRIDGE]
+    assert moves and all(state.city.canal[decode(a)[2]] for a in moves)
+    assert not any(IS_LAKE[decode(a)[2]] for a in moves)
+    play(state, "move bridge E4 to K9 N-S")
+    assert state.city.bridge[sq("K9")] == NS
 
 
 def test_mx6_both_axes_when_both_are_possible() -> None:
@@ -754,19 +780,23 @@ def test_mx7_boat_costs_one_ap_per_bridge_reached() -> None:
 
 
 def test_mx7_boat_across_the_lake() -> None:
-    """MX-7: the lake is one body of water: T7 to C10 is one bridge away."""
-    state = state_at(position(2, bridges={"T7": WE, "C10": NS}, mexica=("T7", "I7")))
-    play(state, "boat to C10")
-    assert state.city.mexica[0] == sq("C10") and state.city.ap == 5
+    """MX-7: the lake is one body of water: the bridges on the coast canals V8 (the lake to its
+    east) and D10 (the lake to its west), on opposite shores, are one bridge apart."""
+    state = state_at(position(2, canals=COAST, bridges=dict.fromkeys(COAST, NS),
+                              mexica=("V8", "I7")))
+    play(state, "boat to D10")
+    assert state.city.mexica[0] == sq("D10") and state.city.ap == 5
 
 
 def test_mx7_boat_only_from_a_bridge() -> None:
     """MX-7: travel by water starts on a bridge."""
-    state = state_at(position(2, bridges={"T7": WE, "C10": NS}, mexica=("S7", "I7")))
-    assert "must stand on a bridge" in reason(state, "boat to C10")
-    state = state_at(position(2, bridges={"T7": WE, "C10": NS}, mexica=("T7", "I7")))
+    coast = {"canals": COAST, "bridges": dict.fromkeys(COAST, NS)}
+    state = state_at(position(2, mexica=("V7", "I7"), **coast))  # type: ignore[arg-type]
+    assert "must stand on a bridge" in reason(state, "boat to D10")
+    state = state_at(position(2, mexica=("V8", "I7"), **coast))  # type: ignore[arg-type]
     assert "K5 holds no other bridge" in reason(state, "boat to K5")
-    assert "T7 holds no other bridge" in reason(state, "boat to T7")
+    assert "V8 holds no other bridge" in reason(state, "boat to V8")
+    assert "T7 holds no other bridge" in reason(state, "boat to T7")  # the lake: never a bridge
 
 
 def test_mx7_canals_touching_at_corners_are_not_connected() -> None:
@@ -781,21 +811,22 @@ def test_mx7_canals_touching_at_corners_are_not_connected() -> None:
 def test_mx7_teleport_costs_five_to_any_free_square_or_bridge() -> None:
     """MX-7: 5 AP to any free dry square (not the coat of arms) or free bridge, whatever lies
     between."""
-    c = position(2, mexica=("K5", "T7"), canals=("K6",), buildings={"L5": (0, 1), "K4": (1, 1)},
-                 tiles={"J5": 9}, bridges={"T7": WE, "C10": NS})
+    c = position(2, mexica=("K5", "V8"), canals=("K6", *COAST),
+                 buildings={"L5": (0, 1), "K4": (1, 1)}, tiles={"J5": 9},
+                 bridges=dict.fromkeys(COAST, NS))
     state = state_at(c)
-    assert "C10" in {NAMES[decode(a)[1]] for a in state.legal_actions()
+    assert "D10" in {NAMES[decode(a)[1]] for a in state.legal_actions()
                      if state.action_to_dict(a)["kind"] == "teleport"}
-    assert "T7 is not a free" in reason(state, "teleport T7")  # a rival on that bridge
+    assert "V8 is not a free" in reason(state, "teleport V8")  # a rival on that bridge
     assert "L5 is not a free" in reason(state, "teleport L5")  # a building
     assert "J5 is not a free" in reason(state, "teleport J5")  # a calpulli tile
     assert "K6 is not a free" in reason(state, "teleport K6")  # a canal without a bridge
     assert "A1 is not a free" in reason(state, "teleport A1")  # the lake
     play(state, "teleport C2")
     assert c.mexica[0] == sq("C2") and c.ap == 1
-    state = state_at(position(2, mexica=("K5", "I7"), bridges={"T7": WE}))
-    play(state, "teleport T7")
-    assert state.city.mexica[0] == sq("T7") and state.city.ap == 1
+    state = state_at(position(2, mexica=("K5", "I7"), canals=("V8",), bridges={"V8": NS}))
+    play(state, "teleport V8")
+    assert state.city.mexica[0] == sq("V8") and state.city.ap == 1
 
 
 def test_mx7_mexica_on_a_bridge_is_in_no_area() -> None:

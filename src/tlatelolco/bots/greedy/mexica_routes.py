@@ -54,8 +54,7 @@ def routes(city: City, seat: int, limit: int) -> tuple[dict[int, int], dict[int,
         elif city.bridges and room >= 3:
             for d in range(4):
                 water = STEPS[square][d]
-                if water < 0 or not (IS_LAKE[water] or city.canal[water]) or bridge[water] \
-                        or occupied[water]:
+                if water < 0 or not city.canal[water] or bridge[water] or occupied[water]:
                     continue
                 axis = AXIS_OF_DIRECTION[d]
                 if not city.axes[water] & axis or any(bridge[n] for n in NEIGHBOURS[water]):

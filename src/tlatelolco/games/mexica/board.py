@@ -82,8 +82,3 @@ STARTED = tuple(s for s in range(NUM_SQUARES) if TERRAIN[s] == STARTED_CANAL)
 # Pairs for double canal tiles: (first, second, 0 east | 1 south), first the north-west one.
 PAIRS = tuple((s, STEPS[s][d], k) for s in ORDINARY for k, d in ((0, 1), (1, 2))
               if STEPS[s][d] >= 0 and IS_ORDINARY[STEPS[s][d]])
-# Lake squares that could ever hold a bridge: land on both sides along one axis.
-LAKE_BRIDGE_SITES = tuple(
-    s for s in range(NUM_SQUARES) if IS_LAKE[s] and any(
-        STEPS[s][a] >= 0 and STEPS[s][b] >= 0 and not IS_LAKE[STEPS[s][a]]
-        and not IS_LAKE[STEPS[s][b]] for a, b in ((0, 2), (1, 3))))

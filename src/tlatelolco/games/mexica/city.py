@@ -18,7 +18,7 @@ class City:
     canal: bytearray  # 1: a canal tile covers the square
     bridge: bytearray  # 0: none; else the bridge's axis (board.NORTH_SOUTH or WEST_EAST)
     access: bytearray  # how many bridges use the square as an access (canals may not cover it)
-    axes: bytearray  # water squares: the axes (bit mask) along which both neighbours are dry
+    axes: bytearray  # canal squares: the axes (bit mask) along which both neighbours are dry
     diggable: bytearray  # 1: a canal may cover the square now (MX-5; kept up to date)
     building: bytearray  # 0: none; else owner * 4 + levels
     tile: bytearray  # 0: none; else the size of the calpulli tile on the square

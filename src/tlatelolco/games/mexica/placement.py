@@ -10,7 +10,6 @@ from tlatelolco.games.mexica.board import (
     IS_LAKE,
     IS_ORDINARY,
     IS_PALACE,
-    LAKE_BRIDGE_SITES,
     NAMES,
     NORTH_SOUTH,
     ORDINARY,
@@ -53,8 +52,7 @@ def refresh_diggable(city: City, square: int) -> None:
 def bridge_axes(city: City, square: int, lifted: int = -1) -> tuple[int, ...]:
     """MX-6: the axes a bridge could take on `square` (none if it may not go there at all);
     `lifted` is a bridge being moved, which no longer counts as a neighbour."""
-    if not (IS_LAKE[square] or city.canal[square]) or city.bridge[square] \
-            or city.occupied[square]:
+    if not city.canal[square] or city.bridge[square] or city.occupied[square]:
         return ()
     steps = STEPS[square]
     if any(n >= 0 and n != lifted and city.bridge[n] for n in steps):
@@ -63,19 +61,20 @@ def bridge_axes(city: City, square: int, lifted: int = -1) -> tuple[int, ...]:
 
 
 AXES_OF_MASK = ((), (NORTH_SOUTH,), (WEST_EAST,), (NORTH_SOUTH, WEST_EAST))
-# Squares that are or may become water and could then hold a bridge, in order.
-SITES = tuple(sorted({*LAKE_BRIDGE_SITES, *ORDINARY}))
+# Squares that may hold a bridge once a canal covers them, in order: bridges go only on canal
+# tiles, never on the lake (MX-6), and canals only on ordinary land (MX-5).
+SITES = ORDINARY
 
 
 def dry_axes(city: City, square: int) -> tuple[int, ...]:
-    """The axes along which both neighbours of the water square `square` are dry land."""
+    """The axes along which both neighbours of the canal square `square` are dry land."""
     return AXES_OF_MASK[city.axes[square]]
 
 
 def update_axes(city: City, square: int) -> None:
     """Recompute `city.axes` for `square` (after it or a neighbour turned to water)."""
     mask = 0
-    if IS_LAKE[square] or city.canal[square]:
+    if city.canal[square]:
         steps = STEPS[square]
         for axis, (a, b) in AXIS_ENDS.items():
             if is_dry(city, steps[a]) and is_dry(city, steps[b]):
@@ -84,9 +83,12 @@ def update_axes(city: City, square: int) -> None:
 
 
 def why_not_bridge(city: City, square: int, axis: int, lifted: int = -1) -> str | None:
+    """MX-6: "Los Puentes sólo pueden ser colocados en fichas de Canal", never on the lake."""
     name = NAMES[square]
-    if not (IS_LAKE[square] or city.canal[square]):
-        return f"{name} is dry land; bridges go on canals or lake"
+    if IS_LAKE[square]:
+        return f"{name} is lake; bridges go only on canal tiles"
+    if not city.canal[square]:
+        return f"{name} is dry land; bridges go only on canal tiles"
     if city.bridge[square] and square != lifted:
         return f"{name} already holds a bridge"
     steps = STEPS[square]

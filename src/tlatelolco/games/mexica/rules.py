@@ -45,7 +45,6 @@ from tlatelolco.games.mexica.board import (
     COAT_OF_ARMS,
     DIRECTIONS,
     IS_LAKE,
-    LAKE_BRIDGE_SITES,
     NAMES,
     NEIGHBOURS,
     NUM_SQUARES,
@@ -85,9 +84,9 @@ from tlatelolco.games.mexica.movement import (
 from tlatelolco.games.mexica.placement import AXES_OF_MASK
 from tlatelolco.games.mexica.scoring import scoring
 
-# Squares a Mexica could ever stand on: land but the coat of arms, and lake bridge sites.
-STANDING = tuple(s for s in range(NUM_SQUARES)
-                 if (not IS_LAKE[s] and s != COAT_OF_ARMS) or s in LAKE_BRIDGE_SITES)
+# Squares a Mexica could ever stand on: land but the coat of arms (bridges stand on canals,
+# which cover land).
+STANDING = tuple(s for s in range(NUM_SQUARES) if not IS_LAKE[s] and s != COAT_OF_ARMS)
 AXES_OF_MASK_MINUS_ONE = tuple(tuple(a - 1 for a in axes) for axes in AXES_OF_MASK)
 VALID_PAIRS = frozenset((a, b) for a, b, _ in PAIRS)
 

@@ -341,7 +341,7 @@
   function squareLabel(view, b, c, r) {
     const sq = nameOf(c, r), t = b.t(c, r);
     const parts = ["square " + sq];
-    if (b.bridges.has(sq)) parts.push("bridge " + b.bridges.get(sq) + (b.canals.has(sq) ? " over a canal" : " on the lake"));
+    if (b.bridges.has(sq)) parts.push("bridge " + b.bridges.get(sq) + " over a canal");
     else if (b.canals.has(sq)) parts.push("canal");
     else if (t === "~") parts.push("lake");
     else if (t === "S") parts.push("starting square");
