@@ -109,7 +109,12 @@ RULINGS = [
      ("on a bridge is in no area", "cannot build or found", "does not count as present")),
     ("removing tiles in part 1", "MX-10",
      ("same holds in part 1", "placed or removed", "no unfounded area has k or more squares",
-      "canal supply is empty", "exactly k squares with a free ordinary land square")),
+      "canal supply is empty", "exactly k squares could be founded")),
+    ("an area that could be founded", "MX-10",
+     ("free ordinary land square for the tile", "another square of the area",
+      "founder's mexica must be in the area", "tile cannot go under it", "a starting square",
+      "a square a mexica already stands on", "an area of 3 with two buildings and one free square",
+      "e14, f14, e15")),
     ("nobody acts", "MX-10",
      ("nobody wants to take any more actions", "no player spent any ap",
       "end of that round")),
@@ -125,9 +130,9 @@ RULINGS = [
     ("the part-1 draws", "MX-2",
      ("one at a time", "chance event", "by size", "identical", "draw calpulli 7",
       "by elimination", "shows them")),
-    ("a free ordinary land square", "MX-10",
-     ("without a building or calpulli tile", "mexica standing there does not count",
-      "step off", "after every action", "start of part 2")),
+    ("what a free square is", "MX-10",
+     ("without a building or calpulli tile", "does not take it", "step off",
+      "after every action", "start of part 2")),
     ("the first turn", "MX-7",
      ("first turn of the game", "last square to step onto", "already stuck")),
     ("the part-1 tiles left over", "MX-10", ("leave the game", "only the 7 part-2 tiles")),
@@ -540,6 +545,42 @@ def test_part_two_ends_when_someone_built_everything() -> None:
     assert not rules.part_over(city)
     city.round = 40
     assert rules.part_over(city)
+
+
+def hand_built(canals: Iterable[str], buildings: dict[str, int], mexica: tuple[str, str],
+               available: Iterable[int]) -> State:
+    """A 2-player position in part 1 with the canal supply empty: `canals` dug, 1-level
+    `buildings` as {square: owner}, the Mexica on `mexica`, this part's tiles `available`."""
+    city = playing_state().city.copy()
+    for name in canals:
+        city.canal[parse_square(name)] = 1  # type: ignore[index]
+    for name, owner in buildings.items():
+        city.building[parse_square(name)] = owner * 4 + 1  # type: ignore[index]
+    city.mexica = [parse_square(m) for m in mexica]  # type: ignore[misc]
+    city.singles = city.doubles = 0
+    city.available = [0] * len(SIZES)
+    for size in available:
+        city.available[size - SIZES[0]] += 1
+    rules.derive(city)
+    return tlatelolco.load(GAME, num_players=2).state_from_position(city)
+
+
+def test_an_area_that_could_be_founded() -> None:
+    """The Ruling's two examples: E14, F14, E15 built on at E14 and F14 removes both 3s; the
+    palace and I6 keep the 6, founded from a starting square."""
+    text = flat(section("## The two parts (MX-10)"))
+    assert "the area e14, f14, e15 built on at e14 and f14 removes both 3s" in text
+    assert "an area of the palace and i6 can take a 6" in text
+    shape = ("D14", "G14", "E13", "F13", "D15", "F15")
+    state = hand_built(shape, {"E14": 1}, ("E15", "K5"), (3, 3))
+    play(state, ["build 1 at F14"])  # E15, where seat 0 stands, is the only free square left
+    assert state.city.removed == [3, 3] and not any(state.city.available)
+    palace = ("H6", "J6", "I5", "H7", "J7", "G8", "K8", "H9", "J9", "I10")
+    state = hand_built(palace, {}, ("I7", "K5"), (6, 3))
+    play(state, ["end", "build 1 at K6", "end"])  # seat 1 builds: the tiles are checked
+    assert state.city.removed == [3] and state.city.available[6 - SIZES[0]] == 1
+    play(state, ["found 6 at I6"])
+    assert state.city.scores[0] == 3
 
 
 def test_part_one_draws() -> None:

@@ -1,5 +1,6 @@
 """MX-13: the invariants of Mexica hold at every step of many random games, and the areas,
-bridge sites and canal squares kept up to date move by move equal a recount from scratch."""
+bridge sites and canal squares kept up to date move by move equal a recount from scratch; after
+every action, the calpulli tiles on offer are exactly those a recount finds foundable (MX-10)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,13 @@ from hypothesis import strategies as st
 import tlatelolco
 from tlatelolco.chance import sample_chance
 from tlatelolco.games.mexica import MexicaState, rules
-from tlatelolco.games.mexica.board import IS_LAKE, NEIGHBOURS, NUM_SQUARES
+from tlatelolco.games.mexica.board import (
+    COAT_OF_ARMS,
+    IS_LAKE,
+    IS_ORDINARY,
+    NEIGHBOURS,
+    NUM_SQUARES,
+)
 from tlatelolco.games.mexica.city import OVER, City
 from tlatelolco.games.mexica.components import (
     ACTION_TOKENS,
@@ -21,6 +28,7 @@ from tlatelolco.games.mexica.components import (
     DOUBLE_CANALS,
     MAX_ROUNDS,
     SINGLE_CANALS,
+    SIZES,
     TILE_COUNTS,
 )
 from tlatelolco.games.mexica.placement import accesses
@@ -53,6 +61,54 @@ def check_recount(city: City) -> None:
     assert city.occupied == fresh.occupied
     assert city.axes == fresh.axes
     assert city.diggable == fresh.diggable
+
+
+LAND = tuple(s for s in range(NUM_SQUARES) if not IS_LAKE[s])
+LAND_NEIGHBOURS = tuple(tuple(n for n in NEIGHBOURS[s] if not IS_LAKE[n])
+                        for s in range(NUM_SQUARES))
+
+
+def unfoundable_sizes(city: City) -> set[int]:
+    """The tile sizes the MX-10 ruling removes, recounted from the board alone: no unfounded
+    area has k or more squares, or the canals are gone and no unfounded area of exactly k
+    squares has a square for the tile (ordinary land, no building or tile) and another for the
+    founder's Mexica (no building or tile, not the coat of arms)."""
+    seen = bytearray(NUM_SQUARES)
+    biggest, foundable = 0, set()
+    canal, building, tile = city.canal, city.building, city.tile
+    for start in LAND:
+        if seen[start] or canal[start]:
+            continue
+        seen[start] = 1
+        members = [start]
+        for square in members:  # a flood fill of the area
+            for n in LAND_NEIGHBOURS[square]:
+                if not seen[n] and not canal[n]:
+                    seen[n] = 1
+                    members.append(n)
+        if any(tile[s] for s in members):
+            continue  # a district
+        biggest = max(biggest, len(members))
+        for_tile = sum(1 for s in members if IS_ORDINARY[s] and not building[s])
+        for_founder = sum(1 for s in members if not building[s] and s != COAT_OF_ARMS)
+        if for_tile and for_founder >= 2:
+            foundable.add(len(members))
+    canals_left = city.singles + city.doubles
+    return {k for k in SIZES if biggest < k or (not canals_left and k not in foundable)}
+
+
+def check_tiles(city: City, removed_before: int, part_before: int) -> None:
+    """MX-10 ruling: no tile on offer is unfoundable, and a tile removed by this action (not by
+    the end of part 1, which removes the part's leftovers whatever they are) was."""
+    grew = len(city.removed) > removed_before and city.part == part_before
+    if not any(city.available) and not grew:
+        return
+    unfoundable = unfoundable_sizes(city)
+    on_offer = {size for size, n in zip(SIZES, city.available, strict=True) if n}
+    assert not on_offer & unfoundable, f"tiles {on_offer & unfoundable} cannot be founded"
+    if grew:
+        newly = set(city.removed[removed_before:])
+        assert newly <= unfoundable, f"tiles {newly - unfoundable} removed but foundable"
 
 
 def check_supplies(city: City) -> None:
@@ -114,9 +170,12 @@ def test_mx13_invariants_hold_in_random_games(num_players: int, shard: int, seed
     districts: dict[int, frozenset[int]] = {}
     scores = [0] * num_players
     moves = 0
+    removed, part = 0, 1
     while not state.is_terminal():
         city = state.city
         check_supplies(city)
+        check_tiles(city, removed, part)
+        removed, part = len(city.removed), city.part
         if moves % SCAN_EVERY == 0:
             check_invariants(city, districts)
         if moves % RECOUNT_EVERY == 0:
@@ -129,6 +188,7 @@ def test_mx13_invariants_hold_in_random_games(num_players: int, shard: int, seed
             state.apply_action(rng.choice(state.legal_actions()))
         moves += 1
     city = state.city
+    check_tiles(city, removed, part)
     check_invariants(city, districts)
     check_recount(city)
     assert city.phase == OVER and len(city.scorings) == 2, "random play ends after two scorings"

@@ -1146,22 +1146,68 @@ def test_mx10_tile_removed_when_no_area_is_big_enough(part: int) -> None:
 @pytest.mark.parametrize("part", [1, 2])
 def test_mx10_tile_removed_when_canals_are_gone_and_no_area_fits(part: int) -> None:
     """MX-10 ruling: with the canal supply empty, a tile of size k leaves the game unless an
-    unfounded area has exactly k squares with a free ordinary square (a Mexica on it does not
-    take it)."""
+    unfounded area of exactly k squares could be founded: a free ordinary square for the tile
+    and another square for the founder's Mexica (a Mexica already standing there counts)."""
     common = {"part": part, "canals": CORNER_3_CANALS, "singles": 0, "doubles": 0,
               "available": (3, 4)}
     state = state_at(position(2, mexica=("K5", "C3"), **common))  # type: ignore[arg-type]
     c = state.city
     play(state, "build 1 at K6")  # any action that could change the answer checks
     assert c.removed == [4] and c.available[0] == 1  # the corner (3 squares) keeps the 3
+    state = state_at(position(2, mexica=("K5", "C3"), buildings={"C2": (1, 1)},
+                              **common))  # type: ignore[arg-type]
+    play(state, "build 1 at K6")  # the tile on D3, the founder on C3 (where seat 1 stands)
+    assert state.city.removed == [4] and state.city.available[0] == 1
     state = state_at(position(2, mexica=("K5", "C3"), buildings={"C2": (1, 1), "D3": (1, 2)},
                               **common))  # type: ignore[arg-type]
-    play(state, "build 1 at K6")
-    assert state.city.removed == [4] and state.city.available[0] == 1  # C3 has only a Mexica
+    play(state, "build 1 at K6")  # C3 is the only square for the tile and for the founder
+    assert state.city.removed == [3, 4] and not any(state.city.available)
     state = state_at(position(2, mexica=("K5", "I7"), **common,  # type: ignore[arg-type]
                               buildings={"C2": (1, 1), "D3": (1, 2), "C3": (1, 1)}))
     play(state, "build 1 at K6")
     assert state.city.removed == [3, 4] and not any(state.city.available)
+
+
+# The shape seen in play: canals all around E14, F14 and E15 cut off an area of 3.
+SHAPE_CANALS = ("D14", "G14", "E13", "F13", "D15", "F15")
+
+
+@pytest.mark.parametrize("part", [1, 2])
+def test_mx10_ruling_an_area_of_k_with_one_free_square_cannot_take_a_k(part: int) -> None:
+    """MX-10 ruling: the area {E14, F14, E15} with two buildings and one free square can never
+    take a 3 (the founder's Mexica must be in the area and the tile cannot go under it), so
+    once the canals are gone both 3s are removed, and the part ends at the end of the round
+    instead of running on while players keep building. Seat 0 has built everything."""
+    supply = [BUILT_ALL[:], [3, 3, 2, 1]]
+    state = state_at(position(2, part=part, round=5, player=1, idle=False, canals=SHAPE_CANALS,
+                              singles=0, doubles=0, supply=supply, reserve=[[0] * 4] * 2,
+                              available=(3, 3), mexica=("K5", "E15"),
+                              buildings={"E14": (0, 1)}))
+    c = state.city
+    assert area_of(c, "E15") == {"E14", "F14", "E15"}
+    assert c.available[0] == 2  # F14 for the tile, E15 for the founder: still foundable
+    play(state, "build 1 at F14")  # E15 alone is left, and seat 1's Mexica stands on it
+    assert c.removed == [3, 3] and not any(c.available)
+    play(state, "end")
+    if part == 1:
+        assert (c.part, c.round, len(c.scorings)) == (2, 1, 1)
+    else:
+        assert c.phase == OVER and state.is_terminal()
+
+
+def test_mx10_ruling_the_founder_may_stand_on_a_starting_square() -> None:
+    """MX-10 ruling: a starting square is a square for the founder's Mexica, so an area of the
+    palace and I6 (6 squares, one of them free ordinary land) keeps the 6 with the canals gone,
+    and seat 0 founds it from I7 with the tile on I6."""
+    canals = ("H6", "J6", "I5", *(s for s in PALACE_RING if s != "I6"))
+    state = state_at(position(2, canals=canals, singles=0, doubles=0, available=(6, 3),
+                              mexica=("I7", "K5"), player=1))
+    c = state.city
+    assert area_of(c, "I6") == {"I6", "I7", "H8", "I8", "J8", "I9"}
+    play(state, "build 1 at K6")  # seat 1 builds: the tiles are checked
+    assert c.removed == [3] and c.available[6 - 3] == 1
+    play(state, "end", "found 6 at I6")
+    assert c.tile[sq("I6")] == 6 and c.scores[0] == middle(6)
 
 
 def test_mx10_tiles_removed_at_the_start_of_part_two() -> None:

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from collections import deque
 
-from tlatelolco.games.mexica.board import IS_LAKE, IS_ORDINARY, NEIGHBOURS, NUM_SQUARES, WIDTH
+from tlatelolco.games.mexica.board import (
+    IS_LAKE,
+    IS_ORDINARY,
+    NEIGHBOURS,
+    NUM_SQUARES,
+    STARTING,
+    WIDTH,
+)
 from tlatelolco.games.mexica.city import City
 
 
@@ -39,6 +46,22 @@ def is_dry(city: City, square: int) -> bool:
 def _open(city: City, square: int) -> bool:
     """Ordinary land that could still take a calpulli tile (a Mexica may step off it)."""
     return bool(IS_ORDINARY[square] and not city.building[square] and not city.tile[square])
+
+
+def room_for_tile(city: City, ident: int) -> bool:
+    """Whether the area `ident` could be founded as it is (MX-9, MX-10 ruling): a free ordinary
+    square for the tile and another square for the founder's Mexica, who must be in the area
+    and cannot stand under the tile. The founder may stand on free ordinary land or a starting
+    square (squares other Mexica stand on included: they can step off), never on a building.
+
+    `area_free` counts the ordinary squares without building or tile; starting squares never
+    hold either, so only they need counting here.
+    """
+    free = city.area_free[ident]
+    if free >= 2:
+        return True
+    area = city.area
+    return free == 1 and any(area[s] == ident for s in STARTING)
 
 
 def _flood(city: City, start: int, ident: int) -> list[int]:

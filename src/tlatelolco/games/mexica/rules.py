@@ -563,22 +563,22 @@ def found(city: City, size: int, square: int) -> None:
 
 
 def placeable_sizes(city: City) -> tuple[int, set[int]]:
-    """The biggest unfounded area, and the sizes of unfounded areas with ordinary land left for
-    a tile."""
+    """The biggest unfounded area, and the sizes of the unfounded areas that could be founded
+    as they are (see `areas.room_for_tile`)."""
     biggest = 0
     exact = set()
-    for size, tile, free in zip(city.area_size, city.area_tile, city.area_free, strict=True):
+    for ident, (size, tile) in enumerate(zip(city.area_size, city.area_tile, strict=True)):
         if not tile:
             if size > biggest:
                 biggest = size
-            if free:
+            if size not in exact and areas.room_for_tile(city, ident):
                 exact.add(size)
     return biggest, exact
 
 
 def remove_unplaceable(city: City) -> None:
-    """Ruling: a tile is removed once no unfounded area is its size or bigger, or the canals
-    are gone and no unfounded area of exactly its size has ordinary land left for it."""
+    """Ruling (MX-10): a tile is removed once no unfounded area is its size or bigger, or the
+    canals are gone and no unfounded area of exactly its size could be founded."""
     if not any(city.available):
         return
     biggest, exact = placeable_sizes(city)
