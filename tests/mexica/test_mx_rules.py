@@ -1258,12 +1258,18 @@ def test_mx10_a_round_with_spent_ap_is_not_idle() -> None:
     assert (state.city.part, state.city.round) == (1, 4)
 
 
-def test_mx10_founding_alone_leaves_a_round_idle() -> None:
-    """MX-10 ruling: founding spends no AP, so a round of foundings and ends is idle."""
+def test_mx10_a_round_with_only_a_founding_is_not_idle() -> None:
+    """MX-10 ruling: founding a district is an action although it costs no AP, so a round
+    whose only action is a founding does not end the part; the next round, with no action at
+    all, does."""
     state = state_at(position(2, canals=CORNER_3_CANALS, mexica=("C3", "I7"), available=(3, 9),
                               round=2))
-    play(state, "found 3 at C2", "end", "end")
     c = state.city
+    play(state, "found 3 at C2")
+    assert c.ap == 6 and not c.idle
+    play(state, "end", "end")
+    assert (c.part, c.round, c.scorings) == (1, 3, [])
+    play(state, "end", "end")
     assert c.part == 2 and c.scorings[0] == [0, 5]  # a district without buildings; I7: +5
 
 

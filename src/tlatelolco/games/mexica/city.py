@@ -46,7 +46,7 @@ class City:
     ap: int = 0  # action points left this turn
     taken: int = 0  # action tokens taken this turn
     turns: list[int] = field(default_factory=list)  # turns each seat has finished
-    idle: bool = True  # nobody has spent an action point this round
+    idle: bool = True  # nobody has taken an action this round (ending a turn is none)
     scorings: list[list[int]] = field(default_factory=list)  # points per seat at each scoring
 
     def copy(self) -> City:

@@ -184,7 +184,6 @@ def _pay(city: City, cost: int) -> None:
         city.ap = 0
     else:
         city.ap -= cost
-    city.idle = False
 
 
 def first_turn(city: City) -> bool:
@@ -464,9 +463,12 @@ def apply(city: City, action: int) -> None:
 
 
 def _do(city: City, action: int) -> None:
+    """Any action but ending the turn; each one, founding included, makes the round not idle
+    (MX-10)."""
     kind, a, b, c = decode(action)
     seat = city.player
     price = cost(city, kind, a, b)
+    city.idle = False
     if kind == K_TOKEN:
         city.taken += 1
         city.token_supply -= 1
@@ -607,7 +609,7 @@ def end_turn(city: City) -> None:
 
 def part_over(city: City) -> bool:
     """At the end of a round: every tile placed or removed and someone has built everything;
-    or (rulings) nobody spent an AP all round, or this was the part's last round."""
+    or (rulings) nobody took an action all round, or this was the part's last round."""
     done = not any(city.available) and any(not any(s) for s in city.supply)
     return done or city.idle or city.round >= MAX_ROUNDS
 

@@ -92,7 +92,7 @@ def view(c: City, to_move: int, returns: list[float]) -> dict[str, Any]:
         "part": c.part,
         "round": c.round,
         "last_round": MAX_ROUNDS,
-        "idle_round": c.phase == PLAYING and c.idle,  # nobody has spent an AP this round yet
+        "idle_round": c.phase == PLAYING and c.idle,  # nobody has taken an action this round yet
         "turn_of": c.player,
         "ap": c.ap if c.phase == PLAYING else 0,
         "tokens_taken": c.taken,

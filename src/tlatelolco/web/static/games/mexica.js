@@ -541,7 +541,7 @@
       body = `<div class="mx-turn-line">${chip(seat)} <b>${esc(seatName(view, seat))}</b> to move: ` +
         `<span class="mx-ap-num">${obs.ap}</span> AP left` + (held ? ` <span class="mx-plus">+${plural(held, "token")}</span>` : "") + `</div>`;
       if (obs.idle_round && seat !== 0) {
-        body += `<div class="mx-note">Nobody has spent an AP this round yet: if nobody does, part ${obs.part} ends with this round.</div>`;
+        body += `<div class="mx-note">Nobody has taken an action this round yet: if nobody does, part ${obs.part} ends with this round.</div>`;
       }
       if (obs.first_turn) body += `<div class="mx-warn">First turn: you may not leave a rival Mexica with nowhere to step.</div>`;
       if (seat === view.viewer && (view.legal || []).length) {
