@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from tests.rules_pages import flat
 
 import tlatelolco
 from tlatelolco.contract import normalise
@@ -109,13 +110,19 @@ def test_rules_page_cites_every_rule(rule: str) -> None:
 
 
 def test_rules_page_calls_out_every_ruling() -> None:
-    # The digest has three rulings: the price deck, money, the stuck player.
+    # The digest has four rulings: the price deck, money, the stuck player, no selling out of
+    # the buy.
     text = rules_page()
-    assert text.count("Ruling") >= 3
     boxes = [line for line in text.splitlines() if line.startswith("> **Ruling")]
-    assert len(boxes) >= 3, "each ruling is called out in its own blockquote"
-    for topic in ("price deck", "money", "stuck"):
-        assert any(topic in box for box in boxes), f"no Ruling box about the {topic}"
+    assert len(boxes) >= 4, "each ruling is called out in its own blockquote"
+    for topic in ("price deck", "money", "stuck", "no selling out of the buy"):
+        assert sum(topic in box for box in boxes) == 1, f"no Ruling box of its own: {topic}"
+    selling = flat(text.split("**Ruling (GB-4, no selling out of the buy):**")[1])
+    for phrase in ("ningún jugador puede negarse a comprar gemas en su turno",
+                   "before your turn's first buy, a sale is legal only if a buy is still "
+                   "reachable after it", "selling emerald would leave you no way to make the "
+                   "mandatory buy; buy first", "stuck before selling anything may sell freely"):
+        assert phrase in selling, phrase
 
 
 def test_rules_page_is_plain_markdown() -> None:

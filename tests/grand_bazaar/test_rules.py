@@ -290,8 +290,10 @@ def test_gb4_ruling_ending_without_a_buy_is_illegal_while_a_buy_is_reachable() -
         state.apply_action(END_TURN)
 
 
-def test_gb4_ruling_the_mandatory_buy_cannot_be_dodged_by_selling() -> None:
-    # Selling both gems would forbid buying either back, and 24 grands do not buy a sapphire.
+def test_gb4_ruling_no_selling_out_of_the_buy() -> None:
+    """GB-4 ruling (no selling out of the buy): before the turn's first buy, a sale is legal only
+    if a buy is still reachable after it. The rules page's example: selling both gems would
+    forbid buying either back, and 24 grands do not buy a sapphire."""
     state = state_at(position(money=[0, 30], hands=[[0, 1, 1], [0, 0, 0]], prices=[30, 12, 12]))
     state.apply_action(sell(RUBY))
     assert END_TURN not in state.legal_actions()  # the emerald can still be bought

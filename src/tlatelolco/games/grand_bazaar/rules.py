@@ -100,9 +100,10 @@ def why_cannot_buy(b: Bazaar, seat: int, gem: int) -> str | None:
 def why_cannot_sell(b: Bazaar, seat: int, gem: int) -> str | None:
     """GB-4: from round 2 on, sell a held gem card at its current price.
 
-    The buy is mandatory ("no player may refuse to buy"), so before it is made a sale that
-    would leave no buy reachable is refused: the stuck-player ruling excuses a player who
-    cannot buy, not one who sells their way out of buying.
+    Ruling (GB-4, no selling out of the buy): the buy is mandatory ("Ningún jugador puede
+    negarse a comprar gemas en su turno"), so before it is made a sale that would leave no buy
+    reachable is refused: the stuck-player ruling excuses a player who cannot buy, not one who
+    sells their way out of buying.
     """
     if b.round < 2:
         return "selling is allowed from round 2 on"
