@@ -32,7 +32,7 @@ class MexicaGame(Game):
     info = GameInfo(
         name="mexica",
         title="Mexica",
-        version="1.0",
+        version="1.1",
         min_players=2,
         max_players=4,
         chance="explicit",
