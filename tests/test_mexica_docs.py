@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from tests import rules_pages
+from tests.mexica.positions import position, state_at
 from tests.rules_pages import code_spans, flat
 from typer.testing import CliRunner
 
@@ -547,36 +548,21 @@ def test_part_two_ends_when_someone_built_everything() -> None:
     assert rules.part_over(city)
 
 
-def hand_built(canals: Iterable[str], buildings: dict[str, int], mexica: tuple[str, str],
-               available: Iterable[int]) -> State:
-    """A 2-player position in part 1 with the canal supply empty: `canals` dug, 1-level
-    `buildings` as {square: owner}, the Mexica on `mexica`, this part's tiles `available`."""
-    city = playing_state().city.copy()
-    for name in canals:
-        city.canal[parse_square(name)] = 1  # type: ignore[index]
-    for name, owner in buildings.items():
-        city.building[parse_square(name)] = owner * 4 + 1  # type: ignore[index]
-    city.mexica = [parse_square(m) for m in mexica]  # type: ignore[misc]
-    city.singles = city.doubles = 0
-    city.available = [0] * len(SIZES)
-    for size in available:
-        city.available[size - SIZES[0]] += 1
-    rules.derive(city)
-    return tlatelolco.load(GAME, num_players=2).state_from_position(city)
-
-
 def test_an_area_that_could_be_founded() -> None:
     """The Ruling's two examples: E14, F14, E15 built on at E14 and F14 removes both 3s; the
     palace and I6 keep the 6, founded from a starting square."""
     text = flat(section("## The two parts (MX-10)"))
     assert "the area e14, f14, e15 built on at e14 and f14 removes both 3s" in text
     assert "an area of the palace and i6 can take a 6" in text
+    no_canals_left = {"singles": 0, "doubles": 0}
     shape = ("D14", "G14", "E13", "F13", "D15", "F15")
-    state = hand_built(shape, {"E14": 1}, ("E15", "K5"), (3, 3))
+    state = state_at(position(2, canals=shape, buildings={"E14": (1, 1)}, mexica=("E15", "K5"),
+                              available=(3, 3), **no_canals_left))
     play(state, ["build 1 at F14"])  # E15, where seat 0 stands, is the only free square left
     assert state.city.removed == [3, 3] and not any(state.city.available)
     palace = ("H6", "J6", "I5", "H7", "J7", "G8", "K8", "H9", "J9", "I10")
-    state = hand_built(palace, {}, ("I7", "K5"), (6, 3))
+    state = state_at(position(2, canals=palace, mexica=("I7", "K5"), available=(6, 3),
+                              **no_canals_left))
     play(state, ["end", "build 1 at K6", "end"])  # seat 1 builds: the tiles are checked
     assert state.city.removed == [3] and state.city.available[6 - SIZES[0]] == 1
     play(state, ["found 6 at I6"])
