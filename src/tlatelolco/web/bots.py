@@ -5,17 +5,29 @@ A worker keeps the positions it has seen, so a bot's turn costs one replayed ste
 replayed game. It is handed the history and a derived seed, never the chance seed, and the bot
 decides from a state resampled from its own seat's information (bots never peek). A hint is
 the same search run for a person's seat: its root statistics, best first.
+
+Specs come from browsers, so a worker never searches longer than `MAX_BOT_TIME` or
+`MAX_BOT_ITERATIONS` asks (`clamp_spec`), and a job that overruns its time anyway is killed
+with its worker (`BotPool`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import math
 import multiprocessing
+import multiprocessing.context
+import os
+import pickle
 import random
+import signal
 import threading
-from collections import OrderedDict
+import time
+import traceback
+from collections import OrderedDict, deque
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 from tlatelolco.bots import Bot, make_bot, parse_spec
@@ -27,18 +39,24 @@ _lock = threading.Lock()  # tests run the jobs in threads: one replays a kept po
 KEEP = 256
 HINT_TIME = 1.0  # seconds a hint's search thinks: the server's cores are shared
 HINT_MOVES = 5  # moves a hint lists
+MAX_BOT_TIME = 10.0  # seconds a bot may think, whatever its spec asks
+MAX_BOT_ITERATIONS = 100_000  # search iterations a bot may run, whatever its spec asks
+MAX_SPEC_LENGTH = 64  # characters of a bot spec
+START_TIME = 60.0  # seconds a fresh worker may take to import before it is given up
+WATCH_EVERY = 0.5  # seconds between a worker's looks at whether the server is still alive
+READY = "ready"  # what a worker says once its imports are done
 T = TypeVar("T")
 
 
 def bot_and_view(job: dict[str, Any]) -> tuple[Bot, State]:
-    """The bot of `job["spec"]` for `job["seat"]`, and the game after `job["history"]` as that
-    seat may know it: a draw of what it cannot see, made from the last position this worker
-    kept for the game. Both come from `job["seed"]`."""
+    """The bot of `job["spec"]` (bounded: see `clamp_spec`) for `job["seat"]`, and the game
+    after `job["history"]` as that seat may know it: a draw of what it cannot see, made from
+    the last position this worker kept for the game. Both come from `job["seed"]`."""
     rng = random.Random(job["seed"])
     seed = rng.getrandbits(63)
     with _lock:
         state = _position(job).resample_from_infostate(job["seat"], rng)
-    return make_bot(job["spec"], state.get_game(), job["seat"], seed), state
+    return make_bot(_bounded(job["spec"]), state.get_game(), job["seat"], seed), state
 
 
 def _position(job: dict[str, Any]) -> State:
@@ -77,24 +95,142 @@ def hint(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def time_budget(spec: str, default: float) -> float:
-    """The seconds a bot may think: its `time=` parameter, else the server's default."""
+    """The seconds a bot may think: its `time=` parameter, else the server's default; never
+    more than `MAX_BOT_TIME`."""
     _, params = parse_spec(spec)
     value = params.get("time")
-    return float(value) if isinstance(value, int | float) and value > 0 else default
+    budget = float(value) if isinstance(value, int | float) and value > 0 else default
+    return min(budget, MAX_BOT_TIME)
+
+
+def clamp_spec(spec: str) -> str:
+    """`spec` with its search budget bounded: `time=` cut to at most `MAX_BOT_TIME` seconds and
+    `iterations=` to at most `MAX_BOT_ITERATIONS`, so no spec asks for unbounded work. A spec
+    longer than `MAX_SPEC_LENGTH`, or a budget that is not a positive finite number (a whole
+    one for iterations), raises `ValueError` saying what is allowed. Unchanged specs are
+    returned as they are."""
+    if len(spec) > MAX_SPEC_LENGTH:
+        raise ValueError(f"a bot spec has at most {MAX_SPEC_LENGTH} characters, "
+                         f"this one has {len(spec)}")
+    name, params = parse_spec(spec)
+    bounded = dict(params)
+    if "time" in params:
+        value = params["time"]
+        if not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
+            raise ValueError(f"time={str(value)[:16]} is not allowed: time is a number of "
+                             f"seconds above 0 and at most {MAX_BOT_TIME:g} (more is cut to "
+                             f"{MAX_BOT_TIME:g})")
+        bounded["time"] = min(value, MAX_BOT_TIME)
+    if "iterations" in params:
+        value = params["iterations"]
+        if (not isinstance(value, int | float) or not math.isfinite(value) or value < 1
+                or value != int(value)):
+            raise ValueError(f"iterations={str(value)[:16]} is not allowed: iterations is a "
+                             f"whole number from 1 to {MAX_BOT_ITERATIONS} (more is cut to "
+                             f"{MAX_BOT_ITERATIONS})")
+        bounded["iterations"] = min(int(value), MAX_BOT_ITERATIONS)
+    if all(type(bounded[k]) is type(params[k]) and bounded[k] == params[k] for k in params):
+        return spec
+    return f"{name}:" + ",".join(f"{key}={value}" for key, value in bounded.items())
+
+
+def _bounded(spec: str) -> str:
+    """The spec a worker searches with: clamped, or, for a spec stored before specs were
+    clamped that cannot be (`time=inf`), the bot's name alone (its default budget)."""
+    try:
+        return clamp_spec(spec)
+    except ValueError:
+        return spec.strip().partition(":")[0]
+
+
+def _serve(conn: Connection, parent: int) -> None:
+    """A worker process: run the jobs `conn` brings, one at a time, until the server closes
+    the pipe or is gone. A job's exception is sent back, not raised, so the worker lives on."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal: the server stops us
+
+    def watch() -> None:
+        # the pipe only says EOF when we read it, and a search does not read: so look whether
+        # the server is still our parent twice a second. (PR_SET_PDEATHSIG would be quicker on
+        # Linux but fires when the *thread* that started us ends, not the process.)
+        while os.getppid() == parent:
+            time.sleep(WATCH_EVERY)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watchdog", daemon=True).start()
+    conn.send_bytes(pickle.dumps(READY))
+    while True:
+        try:
+            function, job = pickle.loads(conn.recv_bytes())
+        except EOFError:
+            return
+        try:
+            reply: tuple[bool, Any] = (True, function(job))
+        except Exception as exc:
+            exc.add_note(f"in bot worker {os.getpid()}:\n{traceback.format_exc().rstrip()}")
+            reply = (False, exc)
+        try:
+            data = pickle.dumps(reply)
+            if not reply[0]:
+                pickle.loads(data)  # an exception may pickle and still not unpickle
+        except Exception as exc:
+            data = pickle.dumps((False, RuntimeError(
+                f"a bot job's answer could not be sent back ({exc!r}): {reply[1]!r:.2000}")))
+        conn.send_bytes(data)
+
+
+class _Worker:
+    """One worker process (spawned: it inherits no thread or lock of the server) and the
+    server's end of its pipe."""
+
+    def __init__(self, context: multiprocessing.context.SpawnContext) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(child, os.getpid()),
+                                       name="tlatelolco-bot", daemon=True)
+        self.process.start()
+        child.close()
+        self.ready = False  # it has sent READY: its imports are done
+
+    async def receive(self, timeout: float) -> Any:
+        """The worker's next message, waited for on the event loop (no thread); `TimeoutError`
+        after `timeout` seconds, `EOFError` when the worker died."""
+        loop = asyncio.get_running_loop()
+        readable = loop.create_future()
+        fd = self.conn.fileno()
+        loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+        try:
+            async with asyncio.timeout(timeout):
+                await readable
+        finally:
+            loop.remove_reader(fd)
+        return pickle.loads(self.conn.recv_bytes())
+
+    def kill(self) -> None:
+        """SIGKILL: a runaway search is not asked to stop, it is stopped."""
+        self.process.kill()
+        self.process.join(1.0)  # milliseconds after SIGKILL
+        self.conn.close()
 
 
 class BotPool:
     """Runs `decide` and `hint` in `workers` processes (0: in threads of this process, for
-    tests)."""
+    tests), one job per worker at a time, jobs waiting for a worker first come first served.
+
+    A job's time counts from when a worker starts it, so a game is not charged for waiting
+    behind another game's search; a job still running when its time is up is killed with its
+    worker, which a fresh one replaces at once. Workers exit on their own within
+    `WATCH_EVERY` seconds of the server's death, even in the middle of a search. (Threads
+    cannot be killed: there a late job only stops being waited for.)"""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._executor: concurrent.futures.Executor
-        if workers > 0:
-            self._executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-        else:
-            self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+        self._threads = (concurrent.futures.ThreadPoolExecutor(max_workers=2)
+                         if workers == 0 else None)
+        self._context = multiprocessing.get_context("spawn")
+        # started now, so their imports (~0.5 s) are done before the first bot is to move
+        self._all = [_Worker(self._context) for _ in range(workers)]
+        self._idle: deque[_Worker] = deque(self._all)
+        self._waiting: deque[asyncio.Future[_Worker]] = deque()
+        self._closed = False
 
     async def decide(self, job: dict[str, Any], timeout: float) -> int | None:
         """The bot's action, or None when it took longer than `timeout` seconds."""
@@ -106,11 +242,96 @@ class BotPool:
 
     async def run(self, function: Callable[[dict[str, Any]], T], job: dict[str, Any],
                   timeout: float) -> T | None:
-        future = asyncio.get_running_loop().run_in_executor(self._executor, function, job)
+        """`function(job)` in a worker: its result, or None when it has not finished `timeout`
+        seconds after the worker started it. Its exception is raised here. Cancelling the call
+        takes the job out of the queue, or kills the worker running it."""
+        if self._threads is not None:
+            future = asyncio.get_running_loop().run_in_executor(self._threads, function, job)
+            try:
+                return await asyncio.wait_for(future, timeout)
+            except TimeoutError:
+                return None
+        worker = await self._acquire()
         try:
-            return await asyncio.wait_for(future, timeout)
+            if not worker.ready:
+                await worker.receive(START_TIME)  # READY: start-up is not the job's time
+                worker.ready = True
+            worker.conn.send_bytes(pickle.dumps((function, job)))
+            ok, value = await worker.receive(timeout)
         except TimeoutError:
-            return None
+            self._replace(worker)
+            if worker.ready:
+                return None
+            raise RuntimeError(f"a bot worker did not start in {START_TIME:g} s") from None
+        except (EOFError, OSError) as err:
+            self._replace(worker)
+            raise RuntimeError(f"bot worker {worker.process.pid} died "
+                               f"(exit code {worker.process.exitcode})") from err
+        except BaseException:  # cancelled: the job may be running, so the worker goes
+            self._replace(worker)
+            raise
+        self._release(worker)
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    async def _acquire(self) -> _Worker:
+        """A free worker, in the order asked for."""
+        if self._closed:
+            raise RuntimeError("the bot pool is closed")
+        if self._idle and not self._waiting:
+            worker = self._idle.popleft()
+        else:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiting.append(waiter)
+            try:
+                worker = await waiter
+            except asyncio.CancelledError:
+                if waiter in self._waiting:
+                    self._waiting.remove(waiter)
+                elif not waiter.cancelled() and waiter.exception() is None:
+                    self._release(waiter.result())  # handed over as we were cancelled
+                raise
+        if not worker.process.is_alive():  # died while idle (the OOM killer?): a fresh one
+            worker.kill()
+            self._all.remove(worker)
+            worker = _Worker(self._context)
+            self._all.append(worker)
+        return worker
+
+    def _release(self, worker: _Worker) -> None:
+        """Hand `worker` to the first job waiting, else keep it idle."""
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(worker)
+                return
+        self._idle.append(worker)
+
+    def _replace(self, worker: _Worker) -> None:
+        """Kill `worker` and put a fresh one in its place (none once the pool is closed)."""
+        worker.kill()
+        if worker in self._all:
+            self._all.remove(worker)
+        if not self._closed:
+            fresh = _Worker(self._context)
+            self._all.append(fresh)
+            self._release(fresh)
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Kill the workers now: a search still running is not worth waiting for."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+        self._closed = True
+        for waiter in self._waiting:
+            if not waiter.done():
+                waiter.set_exception(RuntimeError("the bot pool is closed"))
+        self._waiting.clear()
+        for worker in self._all:
+            worker.process.kill()
+        for worker in self._all:
+            worker.process.join(1.0)
+        for worker in self._idle:
+            worker.conn.close()  # a busy one's pipe is closed by the job that sees it die
+        self._idle.clear()
+        self._all.clear()
