@@ -8,6 +8,7 @@ messages) lives here so each game's code is only its rules.
 from __future__ import annotations
 
 import random
+import reprlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -16,6 +17,23 @@ from typing import Any, ClassVar
 CHANCE = -1
 TERMINAL = -4
 LARGE_ACTION_SPACE = 5000  # beyond this a game parses its notation instead of listing spellings
+MAX_ACTION_TEXT = 200  # characters: longer move text is refused before any parsing
+SHOWN = 40  # characters of a name or value that an error message echoes back
+REMOTE_TEXT = 64  # characters: the longest option text a server accepts from a client
+
+
+_BRIEF = reprlib.Repr()
+_BRIEF.maxstring = _BRIEF.maxother = _BRIEF.maxlong = SHOWN
+_BRIEF.maxlevel, _BRIEF.maxlist, _BRIEF.maxdict = 2, 4, 4
+
+
+def shown(value: Any) -> str:
+    """`repr(value)` cut to about `SHOWN` characters: an error message never echoes a flood of
+    text back to whoever sent it, and making the message is no work."""
+    try:
+        return _BRIEF.repr(value)
+    except ValueError:  # an int too long to print (Python's digit limit)
+        return f"<{type(value).__name__}>"
 
 
 class IllegalActionError(ValueError):
@@ -28,7 +46,12 @@ class IllegalActionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One `load` option: its default and what values it allows."""
+    """One `load` option: its default and what values it allows.
+
+    `remote`: the only values a server accepts for this option from a client it does not trust
+    (see `Game.check_remote_options`); None: every value `coerce` allows. An option that names a
+    file, say, must not let a stranger make the server read one.
+    """
 
     name: str
     default: Any
@@ -36,6 +59,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[Any, ...] | None = None
+    remote: tuple[Any, ...] | None = None
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -55,7 +79,8 @@ class Option:
                 value = kind(value)
             except ValueError:
                 raise ValueError(
-                    f"{game}: option {self.name}={value!r} is not valid; allowed: {self.allowed()}"
+                    f"{game}: option {self.name}={shown(value)} is not valid; "
+                    f"allowed: {self.allowed()}"
                 ) from None
         ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
         if ok and self.choices is not None:
@@ -66,7 +91,8 @@ class Option:
             ok = value <= self.maximum
         if not ok:
             raise ValueError(
-                f"{game}: option {self.name}={value!r} is not allowed; allowed: {self.allowed()}"
+                f"{game}: option {self.name}={shown(value)} is not allowed; "
+                f"allowed: {self.allowed()}"
             )
         return value
 
@@ -101,7 +127,8 @@ class GameInfo:
             "utility_bounds": [self.min_utility, self.max_utility],
             "num_distinct_actions": self.num_distinct_actions,
             "max_game_length": self.max_game_length,
-            "options": {o.name: {"default": o.default, "allowed": o.allowed(), "help": o.help}
+            "options": {o.name: {"default": o.default, "allowed": o.allowed(), "help": o.help,
+                                 "remote": None if o.remote is None else list(o.remote)}
                         for o in self.options},
         }
 
@@ -111,20 +138,51 @@ class Game:
 
     info: ClassVar[GameInfo]
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:  # `self=1` is an option (refused), not a clash
         self.options: Mapping[str, Any] = MappingProxyType(self.validate_options(options))
 
     @classmethod
-    def validate_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
-        known = {o.name: o for o in cls.info.options}
-        unknown = sorted(set(given) - set(known))
+    def check_option_names(cls, given: Mapping[str, Any]) -> None:
+        """Raise `ValueError` naming the first unknown option and the allowed ones, whatever the
+        name is (`self`, `''`, ten kilobytes: the message shows its first characters)."""
+        known = [o.name for o in cls.info.options]
+        unknown = sorted((name for name in given if name not in known), key=str)
         if unknown:
             raise ValueError(
-                f"{cls.info.name}: unknown option {unknown[0]!r}; "
+                f"{cls.info.name}: unknown option {shown(unknown[0])}; "
                 f"allowed options: {', '.join(known) or 'none'}"
             )
-        return {name: o.coerce(cls.info.name, given.get(name, o.default))
-                for name, o in known.items()}
+
+    @classmethod
+    def validate_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The effective options: every option, `given` ones converted and checked, the others
+        at their defaults. A bad name or value raises `ValueError` saying what is allowed."""
+        cls.check_option_names(given)
+        return {o.name: o.coerce(cls.info.name, given.get(o.name, o.default))
+                for o in cls.info.options}
+
+    @classmethod
+    def check_remote_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """`validate_options` for options sent by a client the server does not trust: values
+        are JSON scalars (text of at most `REMOTE_TEXT` characters), and an option with
+        `remote` values takes only those. Never touches the file system, and a refusal never
+        depends on whether a file exists."""
+        cls.check_option_names(given)
+        known = {o.name: o for o in cls.info.options}
+        for name, value in given.items():
+            if not _json_scalar(value):
+                what = (f"text of {len(value)} characters" if isinstance(value, str)
+                        else f"a {type(value).__name__}")
+                raise ValueError(
+                    f"{cls.info.name}: option {name} must be text of at most {REMOTE_TEXT} "
+                    f"characters, a number, true, false or null; got {what}")
+            remote = known[name].remote
+            if remote is not None and not any(type(value) is type(r) and value == r
+                                               for r in remote):
+                raise ValueError(
+                    f"{cls.info.name}: a remote client may set option {name} only to "
+                    f"{' or '.join(repr(r) for r in remote)}")
+        return cls.validate_options(given)
 
     def num_players(self) -> int:
         return int(self.options["num_players"])
@@ -171,10 +229,10 @@ class Game:
                 and dict(other.options) == dict(self.options))
 
     def __hash__(self) -> int:
-        return hash((self.info.name, tuple(sorted(self.options.items()))))
+        return hash((self.info.name, _frozen(dict(self.options))))
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        args = ", ".join(f"{k}={shown(v)}" for k, v in self.options.items())
         return f"{self.info.name}({args})"
 
 
@@ -318,7 +376,13 @@ class State:
         return f"action {action!r}"
 
     def string_to_action(self, text: str) -> int:
-        """The legal action whose notation is `text` (case and spacing are forgiven)."""
+        """The legal action whose notation is `text` (case and spacing are forgiven). Text that
+        is not a string or longer than `MAX_ACTION_TEXT` is refused before any work is done."""
+        if not isinstance(text, str):
+            raise IllegalActionError(f"a move is text; got {type(text).__name__}")
+        if len(text) > MAX_ACTION_TEXT:
+            raise IllegalActionError(
+                f"a move is at most {MAX_ACTION_TEXT} characters; got {len(text)}")
         wanted = normalise(text)
         if self._game.num_distinct_actions() > LARGE_ACTION_SPACE:
             action = self._parse_action(wanted)  # a real parser: no scan of the legal moves
@@ -338,14 +402,18 @@ class State:
 
     def parse_action(self, text: str) -> int | None:
         """The action that `text` names, legal now or not, or None. Case and spacing are
-        forgiven, so every `action_to_string` output parses back, whatever its case."""
+        forgiven, so every `action_to_string` output parses back, whatever its case. Text that
+        is not a string or longer than `MAX_ACTION_TEXT` names nothing."""
+        if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT:
+            return None
         return self._parse_action(normalise(text))
 
     def _parse_action(self, text: str) -> int | None:
         """The action that normalised `text` (lower case, single spaces) names, or None.
 
         The default tries every action's spellings; games with a large action space override it
-        with a real parser.
+        with a real parser, which must take time linear in the text (bounded regular
+        expressions: no nested or adjacent unbounded repeats that can backtrack).
         """
         n = self._game.num_distinct_actions()
         if n > LARGE_ACTION_SPACE:
@@ -374,6 +442,22 @@ class State:
 
 def normalise(text: str) -> str:
     return " ".join(text.lower().split())
+
+
+def _json_scalar(value: Any) -> bool:
+    """A value a client may send for an option: short text, a number, a boolean or null."""
+    if isinstance(value, str):
+        return len(value) <= REMOTE_TEXT
+    return value is None or type(value) in (bool, int, float)
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for an option value (an inline tile set is a dict of lists)."""
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def shared_victory(keys: Sequence[Any]) -> list[float]:

@@ -28,6 +28,11 @@ def game_class(name: str) -> type[Game]:
     return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
 
 
-def load(name: str, **options: Any) -> Game:
-    """A configured `Game`; an unknown name or a bad option raises `ValueError` saying why."""
-    return game_class(name)(**options)
+def load(name: str, /, **options: Any) -> Game:
+    """A configured `Game`; an unknown name or a bad option raises `ValueError` saying why.
+
+    Option names are checked before the game's constructor sees them, so no name (`self`,
+    `name`, `options`) can clash with a parameter and turn into a `TypeError`."""
+    cls = game_class(name)
+    cls.check_option_names(options)
+    return cls(**options)

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
-from tlatelolco.contract import Game, GameInfo, Option
+from tlatelolco.contract import Game, GameInfo, Option, shown
 from tlatelolco.games.axio.rules import STACK, START_TILES
 from tlatelolco.games.axio.state import AxioState
 from tlatelolco.games.axio.table import NUM_ACTIONS, Table
-from tlatelolco.games.axio.tiles import DEFAULT_TILES, NUM_COLOURS, NUM_TILES, Tile, load_tiles
+from tlatelolco.games.axio.tiles import (
+    DEFAULT_TILES,
+    NUM_COLOURS,
+    NUM_TILES,
+    Tile,
+    load_tiles,
+    parse_tiles,
+    tiles_data,
+)
 
 
 def max_game_length(num_players: int) -> int:
@@ -25,9 +35,15 @@ def default_tiles() -> tuple[Tile, ...]:
     return load_tiles(DEFAULT_TILES)
 
 
-def tile_set(source: str) -> tuple[Tile, ...]:
-    """The shipped set (read once), or a user's file (read each time: it may have changed)."""
-    return default_tiles() if source == DEFAULT_TILES else load_tiles(source)
+def tile_set(source: str | dict[str, Any]) -> tuple[Tile, ...]:
+    """The tiles of the `tiles` option: the shipped set (read once), a set given inline as its
+    JSON object, or a user's file (read now; the game then keeps the tiles, not the path)."""
+    try:
+        if isinstance(source, dict):
+            return parse_tiles(source, "the tile set given inline")
+        return default_tiles() if source == DEFAULT_TILES else load_tiles(source)
+    except ValueError as err:
+        raise ValueError(f"axio: option tiles={shown(source)} is not usable: {err}") from None
 
 
 class AxioGame(Game):
@@ -46,18 +62,30 @@ class AxioGame(Game):
         max_game_length=max(max_game_length(n) for n in range(1, 5)),
         options=(
             Option("num_players", 2, "1 to 4 players (AX-2); 1 plays solo", 1, 4),
-            Option("tiles", DEFAULT_TILES, "'default' or the path of a JSON tile set of 60 "
-                   "tiles (AX-1)"),
+            Option("tiles", DEFAULT_TILES, "'default', the path of a JSON tile set of 60 "
+                   "tiles, or that set's JSON object itself (AX-1); a file is read once and the "
+                   "game keeps its tiles", remote=(DEFAULT_TILES,)),
         ),
     )
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
-        try:
-            self.tiles = tile_set(self.options["tiles"])
-        except ValueError as err:
-            raise ValueError(f"axio: option tiles={self.options['tiles']!r} is not usable: "
-                             f"{err}") from None
+        source = self.options["tiles"]
+        self.tiles = tile_set(source)
+        if isinstance(source, str) and source != DEFAULT_TILES:
+            # The file is read once: from now on the game holds the tiles themselves, so its
+            # records and any game loaded from its options replay whatever becomes of the file.
+            self.options = MappingProxyType({**self.options, "tiles": tiles_data(self.tiles)})
+
+    @classmethod
+    def validate_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """As for every game, and a tile set given inline is checked and kept canonical."""
+        inline = given.get("tiles")
+        if not isinstance(inline, dict):
+            return super().validate_options(given)
+        options = super().validate_options({**given, "tiles": DEFAULT_TILES})
+        options["tiles"] = tiles_data(tile_set(inline))
+        return options
 
     def max_game_length(self) -> int:
         return max_game_length(self.num_players())

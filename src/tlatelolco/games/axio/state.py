@@ -24,14 +24,18 @@ from tlatelolco.games.axio.table import (
 )
 from tlatelolco.games.axio.tiles import COLOURS, EMPTY, Tile, tile_text, turned
 
+# The notation arrives normalised (lower case, single spaces), so a space is ` ?`, and every
+# repeat is bounded: a pattern matches at most a few dozen characters, so it gives up on any
+# longer text after a bounded amount of work. (With `y` and `rot` as unbounded digit runs next to
+# each other, 12 KB of digits that were not a move took seconds: every split was tried.)
 PLACE_PATTERN = re.compile(
-    r"(?:place\s*(?:at\s*)?)?\(?\s*(?P<x>-?\d+)\s*,\s*(?P<y>-?\d+)\s*\)?\s*"
-    r"(?:rot\s*)?(?P<rot>\d+)\s*(?:(?:empty\s*=\s*)?(?P<colour>[a-z]+))?")
+    r"(?:place ?(?:at ?)?)?\(? ?(?P<x>-?\d{1,4}) ?, ?(?P<y>-?\d{1,4}) ?\)? ?"
+    r"(?:rot ?)?(?P<rot>\d{1,3}) ?(?:(?:empty ?= ?)?(?P<colour>[a-z]{1,6}))?")
 
 
 PHASE_NAMES = ("start square", "first hands", "placing", "extra draw", "stack draw", "over")
 CHANCE_PATTERN = re.compile(
-    r"(?P<kind>draw|start) tile (?P<tile>\d+)(?: \([^)]*\))?(?: rot (?P<rot>\d+))?")
+    r"(?P<kind>draw|start) tile (?P<tile>\d{1,3})(?: \([^)]{0,40}\))?(?: rot (?P<rot>\d{1,3}))?")
 
 
 class AxioState(State):

@@ -8,14 +8,19 @@ what was top-left to top-right.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from importlib import resources
-from pathlib import Path
+from typing import Any
+
+from tlatelolco.contract import shown
 
 COLOURS = ("red", "green", "blue", "orange", "purple")
 NUM_COLOURS = 5
 EMPTY = 5
 NUM_TILES = 60
 DEFAULT_TILES = "default"
+MAX_FILE_BYTES = 1_000_000  # a set of 60 tiles is about 3 KB; the shipped file with notes 6 KB
 
 Tile = tuple[int, int, int, int]
 
@@ -43,15 +48,43 @@ def load_tiles(source: str = DEFAULT_TILES) -> tuple[Tile, ...]:
         where = "the default tile set"
     else:
         where = f"tile set {source}"
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise ValueError(f"cannot read {where}: {err}") from None
+        text = read_file(source, where)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise ValueError(f"{where} is not valid JSON: {err}") from None
+    except RecursionError:
+        raise ValueError(f"{where} nests lists or objects too deeply") from None
     return parse_tiles(data, where)
+
+
+def read_file(path: str, where: str) -> str:
+    """The text of a tile set file, with bounded work: anything but a regular file (a device
+    such as /dev/zero would never end, a named pipe would block) and a file over
+    `MAX_FILE_BYTES` are refused before their content is read."""
+    def refuse(why: str) -> ValueError:
+        return ValueError(f"cannot read {where}: {why}")
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise refuse("it is not a regular file")
+        # Non-blocking, and checked again once open: the path may have changed in between.
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as file:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise refuse("it is not a regular file")
+            if info.st_size > MAX_FILE_BYTES:
+                raise refuse(f"it has {info.st_size} bytes; a tile set file has at most "
+                             f"{MAX_FILE_BYTES}")
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise refuse(str(err)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise refuse(f"it has more than {MAX_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise refuse(str(err)) from None
 
 
 def parse_tiles(data: object, where: str = "tile set") -> tuple[Tile, ...]:
@@ -63,21 +96,27 @@ def parse_tiles(data: object, where: str = "tile set") -> tuple[Tile, ...]:
     tiles = []
     for i, corners in enumerate(raw):
         if not isinstance(corners, list) or len(corners) != 4:
-            raise ValueError(f"{where}: tile {i} must list 4 corners, got {corners!r}")
+            raise ValueError(f"{where}: tile {i} must list 4 corners, got {shown(corners)}")
         tile = []
         for corner in corners:
             if corner is None:
                 tile.append(EMPTY)
-            elif corner in COLOURS:
+            elif isinstance(corner, str) and corner in COLOURS:
                 tile.append(COLOURS.index(corner))
             else:
-                raise ValueError(f"{where}: tile {i} has corner {corner!r}; allowed: "
+                raise ValueError(f"{where}: tile {i} has corner {shown(corner)}; allowed: "
                                  f"{', '.join(COLOURS)} or null (empty)")
         if tile.count(EMPTY) > 1:
             raise ValueError(f"{where}: tile {i} has {tile.count(EMPTY)} empty corners; "
                              "at most one is allowed")
         tiles.append((tile[0], tile[1], tile[2], tile[3]))
     return tuple(tiles)
+
+
+def tiles_data(tiles: tuple[Tile, ...]) -> dict[str, Any]:
+    """The set as the JSON object `parse_tiles` reads, with nothing but its `tiles` list: the
+    canonical form a game keeps in its options, so equal sets give equal options."""
+    return {"tiles": [[None if c == EMPTY else COLOURS[c] for c in tile] for tile in tiles]}
 
 
 def tile_text(tile: Tile) -> str:
