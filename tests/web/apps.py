@@ -11,13 +11,16 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tlatelolco.web import Settings, create_app
+from tlatelolco.web.limits import RateLimits
+
+NO_LIMITS = RateLimits(creates=0, joins=0, hints=0, sockets=0)  # tests create many games
 
 
 @contextmanager
 def serve(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
     """A TestClient on a fresh SQLite database, bots in threads and without delay."""
     options = {"db": f"sqlite:///{tmp_path / 'web.db'}", "bot_workers": 0, "bot_delay": 0.0,
-               "redis": None, **settings}
+               "redis": None, "rate_limits": NO_LIMITS, **settings}
     with TestClient(create_app(Settings(**options))) as client:
         yield client
 
@@ -27,6 +30,29 @@ def create(client: TestClient, game: str, seats: list[str], **options: Any) -> d
                                                "seats": seats})
     assert response.status_code == 201, response.text
     return response.json()
+
+
+def claim(client: TestClient, game: dict[str, Any], seat: int, name: str | None = None
+          ) -> str:
+    """Take open `seat` of a created `game` with its invite; the seat's new credential."""
+    invite = game["seats"][seat]["invite"]
+    response = client.post(f"/api/games/{game['id']}/claim", headers=auth(invite),
+                           json={"name": name})
+    assert response.status_code == 200, response.text
+    return str(response.json()["token"])
+
+
+def hello(token: str | None) -> dict[str, Any]:
+    """The first WebSocket message: the credential (None: a spectator)."""
+    return {"type": "hello", "token": token}
+
+
+@contextmanager
+def socket(client: TestClient, game_id: str, token: str | None = None) -> Iterator[Any]:
+    """A WebSocket to `game_id` that has said hello with `token` (None: a spectator)."""
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json(hello(token))
+        yield ws
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -65,7 +91,7 @@ def live_server(tmp_path: Path, **settings: Any) -> Iterator[str]:
     import uvicorn
 
     options = {"db": f"sqlite:///{tmp_path / 'live.db'}", "bot_workers": 0, "bot_delay": 0.0,
-               "redis": None, **settings}
+               "redis": None, "rate_limits": NO_LIMITS, **settings}
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 from urllib.parse import urlsplit
 
 import httpx
@@ -20,17 +21,22 @@ def play(invite_url: str, name: str, seed: int, timeout: float = 120.0) -> dict:
     parts = urlsplit(invite_url)
     base = f"{parts.scheme}://{parts.netloc}"
     game_id = parts.path.rstrip("/").split("/")[-1]
-    token = dict(item.split("=", 1) for item in parts.fragment.split("&"))["token"]
+    invite = dict(item.split("=", 1) for item in parts.fragment.split("&"))["invite"]
     claimed = httpx.post(f"{base}/api/games/{game_id}/claim", json={"name": name},
-                         headers={"Authorization": f"Bearer {token}"}, timeout=10)
+                         headers={"Authorization": f"Bearer {invite}"}, timeout=10)
     claimed.raise_for_status()
+    token = claimed.json()["token"]  # the seat's own credential: the invite is used up
     rng = random.Random(seed)
-    ws_url = f"ws://{parts.netloc}/ws/games/{game_id}?token={token}"
-    with connect(ws_url, open_timeout=10) as ws:
+    with connect(f"ws://{parts.netloc}/ws/games/{game_id}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
         while True:
             message = json.loads(ws.recv(timeout=timeout))
             if message["type"] == "error":
                 if message["status"] == 409:  # another view is on its way
+                    continue
+                if message["status"] == 429:  # too fast: the move was dropped, so ask again
+                    time.sleep(0.5)
+                    ws.send(json.dumps({"type": "sync"}))
                     continue
                 raise RuntimeError(message["message"])
             if message["status"] == "finished":

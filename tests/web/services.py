@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import os
 import secrets
 import signal
@@ -126,8 +127,12 @@ class Server:
     """
 
     def __init__(self, db: str, redis: str | None = None, *, log: Path,
-                 bot_workers: int = 0, bot_delay: float = 0.0, host: str = "127.0.0.1") -> None:
+                 bot_workers: int = 0, bot_delay: float = 0.0, host: str = "127.0.0.1",
+                 limits: str = "creates=0,joins=0,hints=0,sockets=0",
+                 args: tuple[str, ...] = ()) -> None:
         self.host = host  # the address it listens on (0.0.0.0: every interface)
+        self.limits = limits  # rate limits (`serve --limits`): off, tests create many games
+        self.args = args  # more `serve` options
         self.db = db
         self.redis = redis
         self.log = log
@@ -140,16 +145,17 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def ws_url(self, game_id: str, token: str | None = None) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/games/{game_id}" + (
-            f"?token={token}" if token else "")
+    def ws_url(self, game_id: str) -> str:
+        """A game's WebSocket address; the credential goes in the first message (`hello`)."""
+        return f"ws://127.0.0.1:{self.port}/ws/games/{game_id}"
 
     def command(self) -> list[str]:
         args = ["serve", "--host", self.host, "--port", str(self.port), "--db", self.db,
                 "--bot-workers", str(self.bot_workers), "--bot-delay", str(self.bot_delay),
-                "--log-level", "warning"]
+                "--log-level", "warning", "--limits", self.limits]
         if self.redis:
             args += ["--redis", self.redis]
+        args += self.args
         return [sys.executable, "-c", "from tlatelolco.cli.app import main; main()", *args]
 
     def start(self) -> Server:
@@ -242,6 +248,11 @@ def servers(tmp_path: Path) -> Iterator[Callable[..., Server]]:
 
 # --- talking to a server -----------------------------------------------------------------------
 
+def hello(token: str | None = None) -> str:
+    """The first WebSocket message: the seat's credential (None: a spectator)."""
+    return json.dumps({"type": "hello", "token": token})
+
+
 class Client:
     """The JSON API of one server, as the tests use it (seat tokens kept by seat number)."""
 
@@ -252,12 +263,19 @@ class Client:
     def close(self) -> None:
         self.http.close()
 
-    def create(self, game: str, seats: list[str], **options: Any) -> str:
+    def create(self, game: str, seats: list[str], claim: bool = False, **options: Any) -> str:
+        """A new game; with `claim`, its open seats are claimed too (their credentials kept)."""
         created = self.http.post("/api/games", json={"game": game, "options": options,
                                                      "seats": seats})
         assert created.status_code == 201, created.text
         body = created.json()
         self.tokens = {s["seat"]: s["token"] for s in body["seats"] if s["token"]}
+        for seat in body["seats"]:  # as a friend would: the invite for a credential of one's own
+            if claim and seat["invite"]:
+                claimed = self.http.post(f"/api/games/{body['id']}/claim", json={},
+                                         headers={"Authorization": f"Bearer {seat['invite']}"})
+                assert claimed.status_code == 200, claimed.text
+                self.tokens[seat["seat"]] = claimed.json()["token"]
         return str(body["id"])
 
     def auth(self, seat: int | None) -> dict[str, str]:

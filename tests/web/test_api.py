@@ -46,8 +46,9 @@ def test_creating_a_bad_game_says_what_is_wrong(client, body, words):
 def test_a_new_game_has_invite_links_and_a_spectator_link(client):
     game = create(client, "grand_bazaar", ["taken", "open", "bot:greedy"], num_players=3)
     mine, friend, bot = game["seats"]
-    assert mine["token"] and mine["url"].endswith(f"/games/{game['id']}#token={mine['token']}")
-    assert friend["token"] is None and "#token=" in friend["invite_url"]
+    assert mine["token"] and mine["url"].endswith(f"/games/{game['id']}")  # no secret in it
+    assert friend["token"] is None and friend["invite_url"].endswith(f"#invite={friend['invite']}")
+    assert mine["invite"] is None and friend["invite"] != mine["token"]
     assert bot["kind"] == "bot" and bot["token"] is None and bot["invite_url"] is None
     assert game["spectator_url"].endswith(f"/games/{game['id']}")
     assert game["status"] == "open"
@@ -189,16 +190,19 @@ class TestActionPipeline:
 def test_a_game_waits_for_its_open_seats_then_starts(client):
     game = create(client, "grand_bazaar", ["taken", "open"], num_players=2)
     game_id, mine = game["id"], game["seats"][0]["token"]
-    invite = game["seats"][1]["invite_url"].split("#token=")[1]
+    invite = game["seats"][1]["invite"]
     current = view(client, game_id, mine)
     assert current["status"] == "open" and current["legal"] == []
-    refused = client.post(f"/api/games/{game_id}/actions", headers=auth(invite),
+    refused = client.post(f"/api/games/{game_id}/actions", headers=auth(mine),
                           json={"version": current["version"], "action": 0})
     assert refused.status_code == 409 and refused.json()["error"] == "waiting"
+    not_yet = client.post(f"/api/games/{game_id}/actions", headers=auth(invite),
+                          json={"version": current["version"], "action": 0})
+    assert not_yet.status_code == 403 and "claim the seat" in not_yet.json()["message"]
     claimed = client.post(f"/api/games/{game_id}/claim", headers=auth(invite),
                           json={"name": "Bea"})
     assert claimed.status_code == 200 and claimed.json()["seat"] == 1
-    current = view(client, game_id, invite)
+    current = view(client, game_id, claimed.json()["token"])
     assert current["status"] == "running"
     assert current["players"][1]["name"] == "Bea"
 
@@ -207,7 +211,7 @@ def test_join_takes_an_open_seat_and_leave_gives_it_back(client):
     game = create(client, "mexica", ["taken", "open", "bot:random"], num_players=3)
     game_id = game["id"]
     joined = client.post(f"/api/games/{game_id}/join", json={"name": "  Carla  "}).json()
-    assert joined["seat"] == 1 and joined["url"].endswith(joined["token"])
+    assert joined["seat"] == 1 and joined["url"].endswith(f"/games/{game_id}")
     assert view(client, game_id)["players"][1]["name"] == "Carla"
     again = client.post(f"/api/games/{game_id}/join", json={"seat": 1})
     assert again.status_code == 409 and again.json()["error"] == "seat_taken"

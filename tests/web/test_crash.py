@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.web.services import Client, Server, wait_for
+from tests.web.services import Client, Server, hello, wait_for
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -135,6 +135,7 @@ class Players:
         """A spectator's WebSocket: views are broadcast only for stored steps."""
         try:
             with connect(self.server.ws_url(self.game_id), open_timeout=10) as ws:
+                ws.send(hello())
                 while not self.finished.is_set():
                     try:
                         message = json.loads(ws.recv(timeout=0.2))

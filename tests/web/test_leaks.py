@@ -15,15 +15,16 @@ import sqlite3
 import threading
 
 import pytest
-from tests.web.apps import auth, create, serve, view, wait_for
+from tests.web.apps import auth, claim, create, serve, socket, view, wait_for
 
 import tlatelolco
 from tlatelolco.web.views import HIDDEN_TEXT
 
 
-def collect(client, path: str, into: list, stop: threading.Event) -> threading.Thread:
+def collect(client, game_id: str, token: str | None, into: list, stop: threading.Event
+            ) -> threading.Thread:
     def run() -> None:
-        with client.websocket_connect(path) as ws:
+        with socket(client, game_id, token) as ws:
             while not stop.is_set():
                 message = ws.receive_json()
                 into.append(message)
@@ -60,17 +61,23 @@ def check_message(message, game, history, viewer, texts):
 @pytest.mark.parametrize(("name", "players"), [
     ("axio", 2), ("axio", 3), ("axio", 4), ("aztec_market", 2), ("grand_bazaar", 3)])
 def test_no_view_leaks_private_information_or_the_future(tmp_path, name, players):
-    seats = ["taken", "taken"] + ["bot:random"] * (players - 2)
+    seats = ["taken", "open"] + ["bot:random"] * (players - 2)
     rng = random.Random(players)
     with serve(tmp_path) as client:
         game_info = create(client, name, seats, num_players=players)
         gid = game_info["id"]
-        tokens = [s["token"] for s in game_info["seats"][:2]]
+        # seat 1 is a friend's: claimed with the invite the creator also received
+        tokens = [game_info["seats"][0]["token"], claim(client, game_info, 1)]
+        invite = game_info["seats"][1]["invite"]
         stop = threading.Event()
-        inboxes: dict = {0: [], 1: [], None: []}
-        threads = [collect(client, f"/ws/games/{gid}?token={tokens[0]}", inboxes[0], stop),
-                   collect(client, f"/ws/games/{gid}?token={tokens[1]}", inboxes[1], stop),
-                   collect(client, f"/ws/games/{gid}", inboxes[None], stop)]
+        inboxes: dict = {0: [], 1: [], None: [], "invite": []}
+        threads = [collect(client, gid, tokens[0], inboxes[0], stop),
+                   collect(client, gid, tokens[1], inboxes[1], stop),
+                   collect(client, gid, None, inboxes[None], stop)]
+        with socket(client, gid, invite) as ws:  # the used invite sees nothing at all
+            refused = ws.receive_json()
+        assert refused["type"] == "error" and refused["status"] == 403
+        assert client.get(f"/api/games/{gid}/view", headers=auth(invite)).status_code == 403
         while True:
             current = wait_for(lambda: next((v for t in tokens
                                              if (v := view(client, gid, t))["legal"]
@@ -99,6 +106,7 @@ def test_no_view_leaks_private_information_or_the_future(tmp_path, name, players
     for action in history:
         texts.append(state.action_to_string(action))
         state.apply_action(action)
+    del inboxes["invite"]
     for viewer, messages in inboxes.items():
         views = [m for m in messages if m["type"] == "view"]
         assert views and views[-1]["status"] == "finished"

@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.web.services import Client, Server, postgres_schema
+from tests.web.services import Client, Server, hello, postgres_schema
 from websockets.sync.client import ClientConnection, connect
 
 from tlatelolco.web.pubsub import PubSub, RedisPubSub, channel
@@ -62,8 +62,9 @@ def clients(a: Server, b: Server, game: str = "grand_bazaar") -> tuple[str, Clie
 class Socket:
     """A seat's WebSocket: the latest view and the whole log it was sent (step -> entry)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, token: str | None = None) -> None:
         self.ws: ClientConnection = connect(url, open_timeout=10).__enter__()
+        self.ws.send(hello(token))
         self.log: dict[int, tuple[int, str]] = {}
         self.view: dict[str, Any] = {}
         self.next(5.0)
@@ -100,8 +101,8 @@ def test_a_move_on_either_process_reaches_players_on_the_other(
         pair: tuple[Server, Server]) -> None:
     a, b = pair
     game_id, on_a, on_b = clients(a, b)
-    sockets = {0: Socket(a.ws_url(game_id, on_a.tokens[0])),  # seat 0 plays on A
-               1: Socket(b.ws_url(game_id, on_a.tokens[1]))}  # seat 1 plays on B
+    sockets = {0: Socket(a.ws_url(game_id), on_a.tokens[0]),  # seat 0 plays on A
+               1: Socket(b.ws_url(game_id), on_a.tokens[1])}  # seat 1 plays on B
     rng = random.Random(secrets.randbits(32))
     delays: list[float] = []
     try:
@@ -207,7 +208,7 @@ def test_a_new_viewer_on_a_process_sees_moves_made_on_the_other(
             answer = on_b.act(game_id, seat, view["legal"][0]["id"], view["version"])
             assert answer.status_code == 200, answer.text
         version = answer.json()["version"]
-        socket = Socket(a.ws_url(game_id, on_a.tokens[0]))
+        socket = Socket(a.ws_url(game_id), on_a.tokens[0])
         socket.close()
         assert (socket.view["version"], on_a.view(game_id)["version"]) == (version, version)
     finally:

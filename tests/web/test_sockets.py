@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
-from tests.web.apps import create, serve
+from tests.web.apps import create, serve, socket
 
 
 @pytest.fixture
@@ -33,9 +33,9 @@ def reply(ws) -> dict:
 def test_a_move_reaches_the_other_seat_and_a_spectator_with_log_deltas(client):
     game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
     gid, tokens = game["id"], [s["token"] for s in game["seats"]]
-    with client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws0, \
-            client.websocket_connect(f"/ws/games/{gid}?token={tokens[1]}") as ws1, \
-            client.websocket_connect(f"/ws/games/{gid}") as watcher:
+    with socket(client, gid, tokens[0]) as ws0, \
+            socket(client, gid, tokens[1]) as ws1, \
+            socket(client, gid) as watcher:
         first = [ws0.receive_json(), ws1.receive_json(), watcher.receive_json()]
         assert [v["viewer"] for v in first] == [0, 1, None]
         assert all(v["log_from"] == 0 and len(v["log"]) == v["version"] for v in first)
@@ -54,7 +54,7 @@ def test_a_move_reaches_the_other_seat_and_a_spectator_with_log_deltas(client):
 def test_errors_come_back_on_the_socket_and_change_nothing(client):
     game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
     gid, tokens = game["id"], [s["token"] for s in game["seats"]]
-    with client.websocket_connect(f"/ws/games/{gid}?token={tokens[0]}") as ws:
+    with socket(client, gid, tokens[0]) as ws:
         current = ws.receive_json()
         ws.send_text("not json")
         assert reply(ws)["status"] == 422
@@ -78,29 +78,95 @@ def test_errors_come_back_on_the_socket_and_change_nothing(client):
 def test_spectators_cannot_move_and_bad_credentials_are_refused(client):
     game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
     gid = game["id"]
-    with client.websocket_connect(f"/ws/games/{gid}") as watcher:
+    with socket(client, gid) as watcher:
         current = watcher.receive_json()
         watcher.send_json({"type": "action", "action": 0, "version": current["version"]})
         assert reply(watcher)["status"] == 401
-    with client.websocket_connect(f"/ws/games/{gid}?token=forged") as ws:
+    with socket(client, gid, "forged") as ws:
         error = ws.receive_json()
         assert error["status"] == 403
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4403
-    with client.websocket_connect("/ws/games/nothing") as ws:
+    with socket(client, "nothing") as ws:
         assert ws.receive_json()["status"] == 404
 
 
 def test_a_reconnecting_seat_gets_the_whole_view_again(client):
     game = create(client, "mexica", ["taken", "bot:random"], num_players=2)
     gid, token = game["id"], game["seats"][0]["token"]
-    with client.websocket_connect(f"/ws/games/{gid}?token={token}") as ws:
+    with socket(client, gid, token) as ws:
         first = ws.receive_json()
         move = first["legal"][0]
         ws.send_json({"type": "action", "action": move["id"], "version": first["version"]})
         after = next_view(ws, first["version"])
-    with client.websocket_connect(f"/ws/games/{gid}?token={token}") as ws:
+    with socket(client, gid, token) as ws:
         again = ws.receive_json()
         assert again["log_from"] == 0 and again["version"] >= after["version"]
         assert again["log"][first["version"]]["text"] == move["text"]
+
+
+def test_credentials_go_in_the_first_message_never_the_url(client):
+    """Issue 21 (3): `?token=` would land in access logs; it is refused with the reason."""
+    game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
+    gid, token = game["id"], game["seats"][0]["token"]
+    with client.websocket_connect(f"/ws/games/{gid}?token={token}") as ws:
+        error = ws.receive_json()
+        assert error["error"] == "credential_in_url" and "first message" in error["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:  # not a hello first
+        ws.send_json({"type": "sync"})
+        assert ws.receive_json()["error"] == "bad_message"
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:
+        ws.send_json({"type": "hello", "token": 5})
+        assert "credential" in ws.receive_json()["message"]
+    with socket(client, gid, token) as ws:
+        assert ws.receive_json()["viewer"] == 0
+
+
+@pytest.mark.parametrize("raw", [
+    "[" * 5000 + "]" * 5000,  # nesting: RecursionError in json once dropped the socket
+    '{"type": "action", "a": ' + "[" * 1500 + "]" * 1500 + "}",
+    '{"type": "action", "text": "' + "1," + "1" * 12_000 + '", "version": 0}',
+    "x" * 100_000,
+    '{"type": 7}', "[]", "null", '"hello"', "",
+])
+def test_malformed_and_oversized_messages_get_an_error_and_the_socket_stays(client, raw):
+    """Issue 21 (6, 8): every message is capped and parsed safely; the answer is an error."""
+    game = create(client, "axio", ["taken", "open"], num_players=2)
+    with socket(client, game["id"], game["seats"][0]["token"]) as ws:
+        ws.receive_json()
+        ws.send_text(raw)
+        error = reply(ws)
+        assert error["type"] == "error" and error["status"] == 422, error
+        ws.send_bytes(b"\x00binary")
+        assert reply(ws)["status"] == 422
+        ws.send_json({"type": "ping"})
+        assert reply(ws) == {"type": "pong"}  # still connected and answering
+
+
+def test_action_fields_are_strictly_typed_on_the_socket(client):
+    game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
+    with socket(client, game["id"], game["seats"][0]["token"]) as ws:
+        current = ws.receive_json()
+        for bad in ({"action": "3"}, {"action": 1.0}, {"action": True}):
+            ws.send_json({"type": "action", "version": current["version"], **bad})
+            assert reply(ws)["error"] == "bad_action"
+        for version in ("3", 1.0, True):
+            ws.send_json({"type": "action", "action": 0, "version": version})
+            assert reply(ws)["error"] == "bad_version"
+        ws.send_json({"type": "action", "text": "x" * 201, "version": current["version"]})
+        assert "at most 200" in reply(ws)["message"]
+
+
+def test_a_flood_of_messages_is_slowed_down_not_served(client):
+    game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
+    with socket(client, game["id"], game["seats"][0]["token"]) as ws:
+        ws.receive_json()
+        for _ in range(300):
+            ws.send_json({"type": "ping"})
+        answers = [reply(ws) for _ in range(300)]
+        assert {"type": "pong"} in answers
+        assert any(a.get("error") == "rate_limited" for a in answers)

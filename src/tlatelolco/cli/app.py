@@ -238,24 +238,53 @@ def serve(
         help="Worker processes for bot seats (0: threads of the server).")] = 1,
     bot_delay: Annotated[float, typer.Option(
         help="Seconds a bot waits before moving, so people can follow.")] = 0.4,
+    limits: Annotated[str, typer.Option(
+        help="Requests per minute and client address: creates, joins (claims and invites "
+        "too), hints, sockets; e.g. 'creates=10,joins=30,hints=20,sockets=120'; 0 lifts "
+        "one.")] = "",
+    expire_days: Annotated[float, typer.Option(
+        help="Delete unfinished games nobody moved for this many days (0: never); "
+        "finished games stay.")] = 14.0,
+    max_connections: Annotated[int, typer.Option(
+        help="Open connections (HTTP and WebSocket) the server holds at once; more are "
+        "answered 503.")] = 1000,
+    header_timeout: Annotated[float, typer.Option(
+        help="Seconds a client has to send a request's headers before it is cut off.")] = 10.0,
     log_level: Annotated[str, typer.Option(help="Uvicorn's log level.")] = "info",
 ) -> None:
     """Run the web app: lobby, games in the browser with friends and bots, replays."""
-    if bot_workers < 0 or bot_delay < 0:
-        fail("--bot-workers and --bot-delay cannot be negative")
+    if bot_workers < 0 or bot_delay < 0 or expire_days < 0:
+        fail("--bot-workers, --bot-delay and --expire-days cannot be negative")
+    if max_connections < 1 or header_timeout <= 0:
+        fail("--max-connections and --header-timeout must be positive")
     import uvicorn
 
     from tlatelolco.web import Settings, create_app
+    from tlatelolco.web.limits import RateLimits
+    from tlatelolco.web.protocol import guarded_protocol
 
-    settings = Settings(bot_workers=bot_workers, bot_delay=bot_delay)
+    try:
+        rate_limits = RateLimits.parse(limits)
+    except ValueError as err:
+        fail(str(err))
+    settings = Settings(bot_workers=bot_workers, bot_delay=bot_delay, rate_limits=rate_limits,
+                        expire_after=expire_days * 86_400.0)
     if db is not None:
         settings.db = db
     if redis is not None:
         settings.redis = redis or None
     Console().print(f"Tlatelolco on http://{host}:{port}/  (database: {settings.db}"
                     f"{', redis: ' + settings.redis if settings.redis else ''})", markup=False)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                ws_ping_interval=20, ws_ping_timeout=20)
+    try:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
+                    http=guarded_protocol(header_timeout), ws_max_size=WS_MAX_SIZE,
+                    limit_concurrency=max_connections, timeout_keep_alive=5,
+                    ws_ping_interval=20, ws_ping_timeout=20)
+    except RuntimeError as err:  # e.g. a second server on the same SQLite file
+        fail(str(err), FAILURE)
+
+
+WS_MAX_SIZE = 65_536  # bytes of one WebSocket frame (messages are far smaller)
 
 
 app.command("arena")(arena_command)  # bot tournaments: tlatelolco/cli/arena.py

@@ -2,8 +2,9 @@
 
 Every error is `{"error": code, "message": sentence, "status": n}`: 401 without a credential,
 403 with one that holds no seat here, 404 for an unknown game, 409 when the game's state
-forbids it (not your turn, a stale version, an illegal move, a taken seat, a hint against
-people), 422 for a malformed request, 503 when the bots are too busy for a hint.
+forbids it (not your turn, a stale version, an illegal move, a taken seat, a used invite, a
+hint against people), 413 for a body over the size limit, 422 for a malformed request, 429
+over a rate limit (with Retry-After), 503 when the bots are too busy for a hint.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from tlatelolco.web.errors import ApiError
 from tlatelolco.web.hub import Hub
@@ -19,42 +20,62 @@ from tlatelolco.web.store import GameRow
 from tlatelolco.web.views import players, replay_view, seat_view
 
 router = APIRouter(prefix="/api")
+TOKEN_MAX = 64  # characters of a credential or an invite (they have 24)
 GameId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$",
                              description="A game's id, as in its links.")]
 Authorization = Annotated[str | None, Header(
-    description="`Bearer TOKEN`: the seat credential from an invite link.")]
+    max_length=100, description="`Bearer TOKEN`: your seat's personal credential.")]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Bodies are checked as strictly on HTTP as on the WebSocket: `"3"`, `1.0` and `true`
+    are not numbers, and unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+OptionName = Annotated[str, StringConstraints(min_length=1, max_length=32)]
+OptionValue = Annotated[int | bool | Annotated[str, StringConstraints(max_length=64)] | None,
+                        Field(union_mode="left_to_right")]
+Name = Annotated[str, StringConstraints(max_length=100)]
 
 
 class CreateGame(Strict):
-    game: str = Field(description="One of the names listed by GET /api/catalog.",
-                      examples=["grand_bazaar"])
-    options: dict[str, Any] = Field(default_factory=dict,
-                                    description="The game's options, e.g. {\"num_players\": 3}.")
-    seats: list[str] | None = Field(
-        default=None, description="One per seat: `taken` (yours), `open` (an invite link) or "
-        "`bot:NAME` (e.g. `bot:greedy`). Default: you in seat 0, the others open.")
-    name: str | None = Field(default=None, max_length=200, description="Your player name.")
-    listed: bool = Field(default=True, description="Show the game in the lobby's lists.")
+    game: str = Field(max_length=32, description="One of the names listed by GET "
+                      "/api/catalog.", examples=["grand_bazaar"])
+    options: dict[OptionName, OptionValue] = Field(
+        default_factory=dict, max_length=16,
+        description="The game's options, e.g. {\"num_players\": 3}; values are numbers, "
+        "true/false or short names (never file paths).")
+    seats: list[Annotated[str, StringConstraints(max_length=200)]] | None = Field(
+        default=None, max_length=16,
+        description="One per seat: `taken` (yours), `open` (an invite link) or `bot:NAME` "
+        "(e.g. `bot:greedy`, `bot:mcts:time=2`; time and iterations are capped). Default: "
+        "you in seat 0, the others open.")
+    name: Name | None = Field(default=None, description="Your player name (at most 40 "
+                              "characters once spaces are tidied).")
+    listed: bool = Field(default=True, description="Show the game in the lobby's lists "
+                         "(anyone may then join its open seats).")
 
 
 class JoinGame(Strict):
-    seat: int | None = Field(default=None, description="The open seat to take (default: the "
-                             "first open one).")
-    name: str | None = Field(default=None, max_length=200)
+    seat: int | None = Field(default=None, ge=0, le=63, description="The open seat to take "
+                             "(default: the first open one).")
+    name: Name | None = None
 
 
 class Claim(Strict):
-    name: str | None = Field(default=None, max_length=200)
+    name: Name | None = None
+
+
+class Invite(Strict):
+    seat: int = Field(ge=0, le=63, description="The open seat to invite somebody to.")
 
 
 class Act(Strict):
     version: int = Field(description="The `version` of the view this move answers.")
-    action: int | None = Field(default=None, description="An action number from the view's "
-                               "`legal` list.")
+    action: int | None = Field(default=None,
+                               description="An action number from the view's `legal` list.")
     text: str | None = Field(default=None, max_length=200,
                              description="Or the move in the game's notation.")
 
@@ -66,7 +87,7 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (401, 403, 404, 409, 422)}
+    code: {"model": ErrorBody} for code in (401, 403, 404, 409, 413, 422, 429)}
 
 
 def hub(request: Request) -> Hub:
@@ -77,15 +98,24 @@ def bearer(authorization: str | None) -> str | None:
     if authorization is None:
         return None
     scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > TOKEN_MAX:
         raise ApiError(401, "no_credential", "the Authorization header must be "
-                       "'Bearer TOKEN' with the token from your invite link")
-    return token.strip()
+                       "'Bearer TOKEN' with your seat's credential (or, to claim a seat, the "
+                       "code of its invite link)")
+    return token
 
 
-def links(request: Request, game_id: str, token: str | None = None) -> str:
+def limit(request: Request, kind: str) -> None:
+    """Count a costly request against its client's rate (429 when over it)."""
+    hub(request).limits.check(kind, request.client.host if request.client else None)
+
+
+def links(request: Request, game_id: str, invite: str | None = None) -> str:
+    """A game's address; with the invite to a seat in its fragment, which browsers never send
+    to a server (and the page takes out of the address bar once read)."""
     base = str(request.base_url).rstrip("/")
-    return f"{base}/games/{game_id}" + (f"#token={token}" if token else "")
+    return f"{base}/games/{game_id}" + (f"#invite={invite}" if invite else "")
 
 
 def summary(row: GameRow, request: Request | None = None,
@@ -105,20 +135,22 @@ async def catalog(request: Request) -> list[dict[str, Any]]:
 
 @router.post("/games", status_code=201, responses=ERRORS, summary="Create a game")
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
-    """Seats: `taken` seats are yours (their tokens are returned), `open` seats get invite
-    links, `bot:NAME` seats play by themselves on the server."""
+    """Seats: `taken` seats are yours (their personal credentials are returned as `token`),
+    `open` seats get an `invite_url` for a friend (good for one claim), `bot:NAME` seats play
+    by themselves on the server. Where seats hide things from each other (Axio) a person
+    takes one seat."""
+    limit(request, "creates")
     h = hub(request)
-    row, tokens = await h.write(h.service.create, body.game, body.options,
-                                          body.seats, body.name, body.listed)
+    row, tokens, invites = await h.write(h.service.create, body.game, body.options,
+                                         body.seats, body.name, body.listed)
     h.kick_bots(row.id)
     seats = []
     for seat in row.seats:
-        token = tokens.get(seat.seat)
+        invite = invites.get(seat.seat)
         seats.append({"seat": seat.seat, "kind": seat.kind, "name": seat.name,
-                      "token": token if seat.kind == "human" else None,
-                      "invite_url": links(request, row.id, token)
-                      if seat.kind == "open" and token else None,
-                      "url": links(request, row.id, token) if seat.kind == "human" else None})
+                      "token": tokens.get(seat.seat), "invite": invite,
+                      "invite_url": links(request, row.id, invite) if invite else None,
+                      "url": links(request, row.id) if seat.seat in tokens else None})
     return {**summary(row, request), "seats": seats,
             "spectator_url": links(request, row.id)}
 
@@ -138,25 +170,49 @@ async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     return {**summary(live.row, request, h.views_connected(game_id)), "version": live.version}
 
 
-@router.post("/games/{game_id}/join", responses=ERRORS, summary="Take an open seat")
-async def join(game_id: GameId, body: JoinGame, request: Request) -> dict[str, Any]:
+@router.post("/games/{game_id}/join", responses=ERRORS,
+             summary="Take an open seat of a listed game")
+async def join(game_id: GameId, body: JoinGame, request: Request,
+               authorization: Authorization = None) -> dict[str, Any]:
+    """For games shown in the lobby only (an unlisted game's seats go by invite). Send the
+    credential you already hold in this game, if any: where seats hide things from each
+    other, one person holds one seat."""
+    limit(request, "joins")
     h = hub(request)
-    _, seat, token, change = await h.write(h.service.join, game_id, body.seat,
-                                                     body.name)
+    _, seat, token, change = await h.write(h.service.join, game_id, body.seat, body.name,
+                                           bearer(authorization))
     await h.announce(change)
-    return {"game_id": game_id, "seat": seat, "token": token,
-            "url": links(request, game_id, token)}
+    return {"game_id": game_id, "seat": seat, "token": token, "url": links(request, game_id)}
 
 
 @router.post("/games/{game_id}/claim", responses=ERRORS,
              summary="Take the seat of an invite link")
 async def claim(game_id: GameId, body: Claim, request: Request,
                 authorization: Authorization = None) -> dict[str, Any]:
+    """Send the invite as `Authorization: Bearer INVITE`; you get the seat's personal
+    credential (`token`), which nobody else has. An invite is good for one claim: a second
+    one is answered 409 `invite_used`."""
+    limit(request, "joins")
     h = hub(request)
-    _, seat, change = await h.write(h.service.claim, game_id, bearer(authorization),
-                                              body.name)
+    _, seat, token, change = await h.write(h.service.claim, game_id, bearer(authorization),
+                                           body.name)
     await h.announce(change)
-    return {"game_id": game_id, "seat": seat}
+    return {"game_id": game_id, "seat": seat, "token": token, "url": links(request, game_id)}
+
+
+@router.post("/games/{game_id}/invite", responses=ERRORS,
+             summary="A new invite link to an open seat")
+async def invite(game_id: GameId, body: Invite, request: Request,
+                 authorization: Authorization = None) -> dict[str, Any]:
+    """For a player of the game: an invite to an open seat (after somebody left, or when a
+    link was lost); older invites to that seat stop working."""
+    limit(request, "joins")
+    h = hub(request)
+    _, code, change = await h.write(h.service.invite, game_id, bearer(authorization),
+                                    body.seat)
+    await h.announce(change)
+    return {"game_id": game_id, "seat": body.seat, "invite": code,
+            "invite_url": links(request, game_id, code)}
 
 
 @router.post("/games/{game_id}/leave", responses=ERRORS, summary="Give up your seat")
@@ -172,12 +228,12 @@ async def leave(game_id: GameId, request: Request,
              summary="Play again, seats rotated; your credential carries over")
 async def rematch(game_id: GameId, request: Request,
                   authorization: Authorization = None) -> dict[str, Any]:
+    limit(request, "creates")
     h = hub(request)
-    token = bearer(authorization)
-    new_id, seat, change = await h.write(h.service.rematch, game_id, token)
+    new_id, seat, change = await h.write(h.service.rematch, game_id, bearer(authorization))
     await h.announce(change)
     h.kick_bots(new_id)
-    return {"game_id": new_id, "seat": seat, "url": links(request, new_id, token)}
+    return {"game_id": new_id, "seat": seat, "url": links(request, new_id)}
 
 
 @router.get("/games/{game_id}/view", responses=ERRORS,
@@ -212,6 +268,7 @@ async def hint(game_id: GameId, request: Request,
     search expects after it; `why` is `searched`, `settled` (the bot's knowledge decided
     without searching) or `only move`. 409 `no_hints` against people; 503 when the server's
     bots are too busy."""
+    limit(request, "hints")
     h = hub(request)
     job = await h.call(h.service.hint_job, game_id, bearer(authorization))
     return await h.hint(job)

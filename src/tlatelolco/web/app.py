@@ -21,9 +21,10 @@ from starlette.exceptions import HTTPException
 from tlatelolco.registry import list_games
 from tlatelolco.web import api, sockets
 from tlatelolco.web.bots import BotPool
-from tlatelolco.web.db import DEFAULT_URL, make_engine, upgrade
+from tlatelolco.web.db import DEFAULT_URL, make_engine, one_server_per_file, upgrade
 from tlatelolco.web.errors import ApiError
 from tlatelolco.web.hub import Hub
+from tlatelolco.web.limits import Guard, RateLimiter, RateLimits, redact_server_logs
 from tlatelolco.web.pubsub import make_pubsub
 from tlatelolco.web.service import Service
 from tlatelolco.web.store import Store
@@ -41,6 +42,10 @@ class Settings:
     bot_workers: int = 1  # worker processes for bot seats; 0 runs bots in threads
     bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
     bot_time: float = 5.0  # seconds a bot may think when its spec gives no time=
+    max_body: int = 65_536  # bytes of a request body
+    rate_limits: RateLimits = field(default_factory=RateLimits)  # per client, per minute
+    expire_after: float = 14 * 86_400.0  # seconds without a move before an unfinished game
+    #                                      is deleted (0: never); finished games stay
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -48,23 +53,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.db)
-        upgrade(engine)
-        hub = Hub(Service(Store(engine)), make_pubsub(settings.redis),
-                  BotPool(settings.bot_workers), bot_delay=settings.bot_delay,
-                  bot_time=settings.bot_time, inline=engine.dialect.name == "sqlite")
-        app.state.hub = hub
-        await hub.start()
-        try:
-            yield
-        finally:
-            await hub.close()
-            engine.dispose()
+        redact_server_logs()  # after uvicorn has configured its loggers
+        with one_server_per_file(settings.db, shared=settings.redis is not None):
+            engine = make_engine(settings.db)
+            upgrade(engine)
+            hub = Hub(Service(Store(engine)), make_pubsub(settings.redis),
+                      BotPool(settings.bot_workers), bot_delay=settings.bot_delay,
+                      bot_time=settings.bot_time, inline=engine.dialect.name == "sqlite",
+                      limits=RateLimiter(settings.rate_limits),
+                      expire_after=settings.expire_after)
+            app.state.hub = hub
+            await hub.start()
+            try:
+                yield
+            finally:
+                await hub.close()
+                engine.dispose()
 
     app = FastAPI(title="Tlatelolco", version="0.1.0", lifespan=lifespan,
+                  docs_url=None, redoc_url=None,  # their pages load scripts from a CDN
                   description="Play Aztec Market, Axio, Grand Bazaar and Mexica: a lobby, "
                   "seats with invite links, moves checked by the server, live views over "
-                  "WebSocket (`/ws/games/{id}?token=TOKEN`), replays and records.")
+                  "WebSocket (`/ws/games/{id}`, the credential in the first message), "
+                  "replays and records.")
     app.state.settings = settings
     app.include_router(api.router)
     app.include_router(sockets.router)
@@ -72,7 +83,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, err: ApiError) -> JSONResponse:
-        return JSONResponse(err.as_dict(), status_code=err.status)
+        wait = err.extra.get("retry_after")
+        return JSONResponse(err.as_dict(), status_code=err.status,
+                            headers={"Retry-After": str(wait)} if wait else None)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, err: RequestValidationError) -> JSONResponse:
@@ -114,4 +127,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    app.add_middleware(Guard, max_body=settings.max_body)
     return app

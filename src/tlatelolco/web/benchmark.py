@@ -157,7 +157,8 @@ class Server:
     def command(self) -> list[str]:
         return [sys.executable, "-c", "from tlatelolco.cli.app import main; main()", "serve",
                 "--host", "127.0.0.1", "--port", str(self.port), "--db", self.db,
-                "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning"]
+                "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning",
+                "--limits", "creates=0,joins=0,hints=0,sockets=0"]  # a load test, not abuse
 
     def __enter__(self) -> Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -280,13 +281,17 @@ class Bench:
             self.samples.append(message[:300])
 
     # --- HTTP, from threads: the standard library is enough for a few requests ------------
-    async def http(self, method: str, path: str, body: Any = None) -> Any:
-        return await asyncio.to_thread(self._http, method, path, body)
+    async def http(self, method: str, path: str, body: Any = None, token: str | None = None
+                   ) -> Any:
+        return await asyncio.to_thread(self._http, method, path, body, token)
 
-    def _http(self, method: str, path: str, body: Any) -> Any:
+    def _http(self, method: str, path: str, body: Any, token: str | None) -> Any:
         data = None if body is None else json.dumps(body).encode()
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
         request = urllib.request.Request(self.url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
+                                         headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=STALL_SECONDS) as answer:
                 return json.loads(answer.read())
@@ -358,7 +363,13 @@ class Bench:
         try:
             created = await self.http("POST", "/api/games", {
                 "game": self.game, "options": {"num_players": self.players},
-                "seats": ["taken"] * self.players, "name": "bench", "listed": False})
+                "seats": ["taken"] + ["open"] * (self.players - 1), "name": "bench",
+                "listed": False})
+            for seat in created["seats"]:  # each seat its own person, as in a real game
+                if seat["invite"]:
+                    claimed = await self.http("POST", f"/api/games/{created['id']}/claim",
+                                              {"name": f"bench {seat['seat']}"}, seat["invite"])
+                    seat["token"] = claimed["token"]
         except HttpError as err:
             if 400 <= err.status < 500:  # retrying cannot help
                 self.refused = f"the server refuses to create the game: {err}"
@@ -378,9 +389,10 @@ class Bench:
         first: list[Any] = []
         try:
             for seat in seats:
-                seat.ws = await ws_connect(f"{self.ws_url}/ws/games/{game.id}?token={seat.token}",
+                seat.ws = await ws_connect(f"{self.ws_url}/ws/games/{game.id}",
                                            max_size=None, ping_interval=None,
                                            open_timeout=STALL_SECONDS)
+                await seat.ws.send(json.dumps({"type": "hello", "token": seat.token}))
             for seat in seats:
                 first.append(await asyncio.wait_for(seat.ws.recv(), STALL_SECONDS))
         except Exception as err:

@@ -8,8 +8,15 @@ upgraded by Alembic (`migrations/`), never by `create_all`.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock, and no warning
+    fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import (
     JSON,
@@ -45,6 +52,7 @@ games = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 Index("ix_games_status_updated", games.c.status, games.c.updated_at)
+Index("ix_games_updated", games.c.updated_at)  # finding abandoned games
 
 seats = Table(
     "seats", metadata,
@@ -54,6 +62,7 @@ seats = Table(
     Column("bot", String(64), nullable=True),  # the bot spec of a bot seat
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),  # sha256 of the seat's credential
+    Column("invite_hash", String(64), nullable=True),  # sha256 of an open seat's invite
 )
 
 actions = Table(
@@ -114,3 +123,30 @@ def upgrade(engine: Engine) -> None:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+@contextlib.contextmanager
+def one_server_per_file(url: str, shared: bool) -> Iterator[None]:
+    """Refuse a second server process on the same SQLite file unless they share a Redis bus.
+
+    Both would store moves correctly, but neither would hear of the other's: their players
+    would never see each other's moves. A lock file next to the database (released by the
+    kernel when the process dies, even by SIGKILL) tells. Other databases need no lock.
+    """
+    url = normalise_url(url)
+    path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else ""
+    if not path or path == ":memory:" or fcntl is None:
+        yield
+        return
+    with open(f"{path}.lock", "a+b") as lock:
+        try:
+            fcntl.flock(lock, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RuntimeError(
+                f"another Tlatelolco server is serving {path}: two servers on one SQLite file "
+                "would not see each other's moves. Stop the other one, give this one its own "
+                "--db, or run every server with the same --redis") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)

@@ -18,18 +18,23 @@ from typing import Any, TypeVar
 
 from tlatelolco.web.bots import HINT_TIME, BotPool, time_budget
 from tlatelolco.web.errors import ApiError
+from tlatelolco.web.limits import RateLimiter, RateLimits
 from tlatelolco.web.pubsub import PubSub, channel
 from tlatelolco.web.service import Change, Service
 
 log = logging.getLogger("tlatelolco.web")
 HINTS_KEPT = 256  # games whose last hint is kept
+HINT_WAIT = 10.0  # seconds a hint may wait for a bot worker before the answer is "busy"
 T = TypeVar("T")
 
 
 class Hub:
     def __init__(self, service: Service, pubsub: PubSub, bots: BotPool, *,
-                 bot_delay: float = 0.0, bot_time: float = 5.0, inline: bool = False) -> None:
+                 bot_delay: float = 0.0, bot_time: float = 5.0, inline: bool = False,
+                 limits: RateLimiter | None = None, expire_after: float = 0.0) -> None:
         self.service = service
+        self.limits = limits or RateLimiter(RateLimits(0, 0, 0, 0))
+        self.expire_after = expire_after
         self.pubsub = pubsub
         self.bots = bots
         self.bot_delay = bot_delay
@@ -69,9 +74,19 @@ class Hub:
         self._sweeper = asyncio.create_task(self._sweep())
 
     async def _sweep(self, every: float = 20.0) -> None:
-        """Now and then, move the bots of games nobody moved for a while: the process that
-        would have moved them may have died while another one goes on serving."""
+        """Now and then, move the bots of games nobody moved for a while (the process that
+        would have moved them may have died while another one goes on serving), and delete
+        the unfinished games abandoned for `expire_after` seconds."""
+        rounds = 0
         while True:
+            if self.expire_after > 0 and rounds % 90 == 0:  # at start, then every half hour
+                try:
+                    gone = await self.write(self.service.expire, self.expire_after)
+                    if gone:
+                        log.info("deleted %d abandoned games", len(gone))
+                except Exception:
+                    log.exception("deleting abandoned games failed")
+            rounds += 1
             await asyncio.sleep(every)
             try:
                 for game_id in await self.call(self.service.store.running_game_ids, every):
@@ -154,7 +169,10 @@ class Hub:
         self._hints.move_to_end(game_id)
         while len(self._hints) > HINTS_KEPT:
             self._hints.popitem(last=False)
-        found = await asyncio.shield(kept[1])
+        try:  # queued behind other games' bots, a hint waits; a person waits only so long
+            found = await asyncio.wait_for(asyncio.shield(kept[1]), HINT_TIME + HINT_WAIT)
+        except TimeoutError:
+            found = None
         if found is None:
             raise ApiError(503, "busy", "the server's bots are busy and the hint did not come "
                            "in time; ask again in a moment")

@@ -12,15 +12,16 @@ from __future__ import annotations
 import dataclasses
 import secrets
 import threading
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from tlatelolco.bots import bot_names, make_bot, parse_spec, search_spec
-from tlatelolco.contract import IllegalActionError
+from tlatelolco.contract import MAX_ACTION_TEXT, IllegalActionError
 from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
-from tlatelolco.web.bots import HINT_TIME
+from tlatelolco.web.bots import HINT_TIME, MAX_SPEC_LENGTH, clamp_spec
 from tlatelolco.web.errors import ApiError, forbidden, not_found, unauthorized
 from tlatelolco.web.live import Live, apply_step, build_live, resolve_chance, token_hash
 from tlatelolco.web.store import GameRow, SeatRow, Store
@@ -49,14 +50,28 @@ def new_token() -> str:
 
 
 def clean_name(name: Any, default: str) -> str:
+    """A player name as shown to everybody: one line, no control or formatting characters
+    (a bidi override or a zero-width joiner would let one name pass for another)."""
     if name is None:
         return default
     if not isinstance(name, str) or not name.strip():
         raise ApiError(422, "bad_name", "a player name is a non-empty string")
+    if len(name) > 4 * NAME_MAX:
+        raise ApiError(422, "bad_name", f"a player name has at most {NAME_MAX} characters")
     name = " ".join(name.split())
+    bad = next((c for c in name if unicodedata.category(c)[0] == "C"), None)
+    if bad is not None:
+        raise ApiError(422, "bad_name", "a player name cannot hold control or formatting "
+                       f"characters (it holds U+{ord(bad):04X}); letters, digits, spaces and "
+                       "punctuation are allowed")
     if len(name) > NAME_MAX:
         raise ApiError(422, "bad_name", f"a player name has at most {NAME_MAX} characters")
     return name
+
+
+def hides_between_seats(game: Any) -> bool:
+    """Whether seats see different things, so that one person must hold only one of them."""
+    return game.info.information == "imperfect"
 
 
 def game_status(seats: list[SeatRow], finished: bool) -> str:
@@ -132,10 +147,13 @@ class Service:
         return entries
 
     def create(self, game: str, options: dict[str, Any], seats: list[str] | None,
-               name: str | None, listed: bool) -> tuple[GameRow, dict[int, str]]:
-        """A new game; the credentials of its human seats (open seats get invite tokens)."""
+               name: str | None, listed: bool) -> tuple[GameRow, dict[int, str],
+                                                        dict[int, str]]:
+        """A new game; the personal credentials of the seats its creator takes, and the
+        invites of its open seats (each good for one claim)."""
         try:
-            loaded = load(game, **options)
+            checked = game_class(game).check_remote_options(options)
+            loaded = load(game, **checked)
         except ValueError as err:
             raise ApiError(422, "bad_game", str(err)) from None
         n = loaded.num_players()
@@ -144,12 +162,20 @@ class Service:
             raise ApiError(422, "bad_seats", f"{loaded.info.title} with these options has {n} "
                            f"seats but {len(specs)} seat choices were given")
         owner = clean_name(name, "Player")
-        rows, tokens = [], {}
-        for seat, spec in enumerate(specs):
-            rows.append(self._seat_from_spec(loaded, seat, spec, owner))
-            if rows[-1].kind != BOT:
-                tokens[seat] = new_token()
-                rows[-1].token_hash = token_hash(tokens[seat])
+        rows = [self._seat_from_spec(loaded, seat, spec, owner) for seat, spec in enumerate(specs)]
+        mine = [r.seat for r in rows if r.kind == HUMAN]
+        if len(mine) > 1 and hides_between_seats(loaded):
+            raise ApiError(422, "one_seat", f"in {loaded.info.title} the seats hide things from "
+                           "each other, so each person holds one seat: take one and make the "
+                           f"others open (invite links) or bots; you asked for seats {mine}")
+        tokens, invites = {}, {}
+        for row in rows:
+            if row.kind == HUMAN:
+                tokens[row.seat] = new_token()
+                row.token_hash = token_hash(tokens[row.seat])
+            elif row.kind == OPEN:
+                invites[row.seat] = new_token()
+                row.invite_hash = token_hash(invites[row.seat])
         row = GameRow(id=secrets.token_urlsafe(6), game=loaded.info.name,
                       options=dict(loaded.options), seed=str(secrets.randbits(63)),
                       status=game_status(rows, False), version=0, listed=listed, seats=rows)
@@ -158,36 +184,47 @@ class Service:
         with live.lock:
             if live.state.is_chance_node():  # the opening shuffle happens now, on the server
                 self._commit(live, [])
-        return live.row, tokens
+        return live.row, tokens, invites
 
     @staticmethod
     def _seat_from_spec(game: Any, seat: int, spec: Any, owner: str) -> SeatRow:
-        if not isinstance(spec, str):
+        if not isinstance(spec, str) or len(spec) > 4 + MAX_SPEC_LENGTH:
             raise ApiError(422, "bad_seats", f"seat {seat}: a seat is 'open', 'taken' or "
-                           "'bot:NAME'")
+                           f"'bot:NAME' (at most {MAX_SPEC_LENGTH} characters after 'bot:')")
         if spec == "open":
             return SeatRow(seat, OPEN, f"Open seat {seat}")
         if spec in ("taken", "me"):
             return SeatRow(seat, HUMAN, owner)
         kind, _, bot = spec.partition(":")
         if kind != "bot" or not bot:
-            raise ApiError(422, "bad_seats", f"seat {seat}: {spec!r} is not a seat choice; "
+            raise ApiError(422, "bad_seats", f"seat {seat}: {spec[:40]!r} is not a seat choice; "
                            f"allowed: open, taken, bot:NAME with NAME one of "
                            f"{', '.join(bot_names(game))}")
         try:
+            bot = clamp_spec(bot)
             make_bot(bot, game, seat)
         except ValueError as err:
             raise ApiError(422, "bad_seats", f"seat {seat}: {err}") from None
         return SeatRow(seat, BOT, f"{parse_spec(bot)[0].capitalize()} bot {seat}", bot=bot)
 
-    def join(self, game_id: str, seat: int | None, name: str | None) -> tuple[Live, int, str,
-                                                                             Change]:
+    def join(self, game_id: str, seat: int | None, name: str | None,
+             held: str | None = None) -> tuple[Live, int, str, Change]:
+        """An open seat of a listed game for whoever asks; `held` is a credential the asker
+        already has in this game (one person, one seat where seats hide things)."""
         live = self.live(game_id)
         self.refresh(live, seats=True)
         with live.lock:
-            open_seats = [s.seat for s in live.row.seats if s.kind == OPEN]
+            if not live.row.listed:
+                raise ApiError(403, "invite_only", "this game is not listed in the lobby: its "
+                               "open seats are taken with their invite links only")
             if live.row.status == "finished":
                 raise ApiError(409, "finished", "this game is over; nobody can join it")
+            mine = live.seat_of(held) if held else None
+            if mine is not None and hides_between_seats(live.game):
+                raise ApiError(409, "one_seat", f"you hold seat {mine} of this game already; in "
+                               f"{live.game.info.title} the seats hide things from each other, "
+                               "so each person holds one seat")
+            open_seats = [s.seat for s in live.row.seats if s.kind == OPEN]
             if seat is None:
                 if not open_seats:
                     raise ApiError(409, "no_open_seat", "every seat of this game is taken")
@@ -203,18 +240,54 @@ class Service:
                             token_hash=token_hash(token))
             return live, seat, token, self._change_seat(live, taken, expect=OPEN)
 
-    def claim(self, game_id: str, token: str | None, name: str | None) -> tuple[Live, int,
-                                                                                Change | None]:
-        """An invite link's holder takes the open seat it was made for (and names it)."""
-        live, seat = self.authenticate(game_id, token)
+    def claim(self, game_id: str, invite: str | None, name: str | None
+              ) -> tuple[Live, int, str, Change]:
+        """The holder of an invite takes the open seat it was made for, with a fresh personal
+        credential: whoever made or saw the invite cannot act for the seat. An invite is
+        good once."""
+        if not invite:
+            raise ApiError(401, "no_credential", "claiming a seat needs its invite: send the "
+                           "code from the invite link as 'Authorization: Bearer INVITE'")
+        live = self.live(game_id)
+        self.refresh(live, seats=True)
+        digest = token_hash(invite)
         with live.lock:
+            seat = next((s for s in live.row.seats if s.invite_hash == digest), None)
+            if seat is None:
+                mine = live.seat_of(invite)
+                raise ApiError(403, "bad_invite", f"seat {mine} is yours already; there is "
+                               "nothing to claim" if mine is not None else
+                               f"that is not an invite to game {game_id!r} (perhaps a newer "
+                               "link replaced it); ask a player of the game for a new link")
+            if seat.kind != OPEN:
+                raise ApiError(409, "invite_used", f"this invite link was used already: seat "
+                               f"{seat.seat} is taken by {seat.name}. Ask a player of the game "
+                               "for a new link, or watch the game")
+            if live.row.status == "finished":
+                raise ApiError(409, "finished", "this game is over; nobody can join it")
+            token = new_token()
+            taken = SeatRow(seat.seat, HUMAN, clean_name(name, f"Player {seat.seat}"),
+                            token_hash=token_hash(token), invite_hash=digest)
+            change = self._change_seat(live, taken, expect=OPEN, invite=digest)
+            return live, seat.seat, token, change
+
+    def invite(self, game_id: str, token: str | None, seat: int) -> tuple[Live, str, Change]:
+        """A new invite to an open seat, asked for by a player of the game (after somebody
+        left, or to replace a lost link); older invites to the seat stop working."""
+        live, _ = self.authenticate(game_id, token)
+        with live.lock:
+            if live.row.status == "finished":
+                raise ApiError(409, "finished", "this game is over; nobody can join it")
+            if not 0 <= seat < len(live.row.seats):
+                raise ApiError(422, "bad_seat", f"seat {seat} does not exist; this game has "
+                               f"seats 0 to {len(live.row.seats) - 1}")
             current = live.row.seats[seat]
-            if current.kind == HUMAN and name is None:
-                return live, seat, None
-            taken = SeatRow(seat, HUMAN, clean_name(name, current.name if current.kind == HUMAN
-                                                   else f"Player {seat}"),
-                            token_hash=current.token_hash)
-            return live, seat, self._change_seat(live, taken)
+            if current.kind != OPEN:
+                raise ApiError(409, "seat_taken", f"seat {seat} is not open; only open seats "
+                               "get invites")
+            invite = new_token()
+            fresh = SeatRow(seat, OPEN, current.name, invite_hash=token_hash(invite))
+            return live, invite, self._change_seat(live, fresh, expect=OPEN)
 
     def leave(self, game_id: str, token: str | None) -> tuple[Live, Change]:
         live, seat = self.authenticate(game_id, token)
@@ -223,9 +296,10 @@ class Service:
                 raise ApiError(409, "finished", "this game is over; there is nothing to leave")
             return live, self._change_seat(live, SeatRow(seat, OPEN, f"Open seat {seat}"))
 
-    def _change_seat(self, live: Live, seat: SeatRow, expect: str | None = None) -> Change:
+    def _change_seat(self, live: Live, seat: SeatRow, expect: str | None = None,
+                     invite: str | None = None) -> Change:
         """Store a seat's new holder (the lock of `live` held) and take up the stored seats."""
-        stored = self.store.update_seat(live.row.id, seat, expect)
+        stored = self.store.update_seat(live.row.id, seat, expect, invite)
         self._catch_up(live, seats=True)
         if stored is None:
             raise ApiError(409, "seat_taken", f"seat {seat.seat} was taken a moment ago; open "
@@ -234,7 +308,8 @@ class Service:
         return Change(live.row.id, live.version, live.version, seats_changed=True)
 
     def rematch(self, game_id: str, token: str | None) -> tuple[str, int, Change | None]:
-        """The same table again with seats rotated by one; each player keeps their credential."""
+        """The same table again with seats rotated by one; each player keeps their credential
+        (open seats get no invite: a player of the new game asks for one)."""
         live, seat = self.authenticate(game_id, token)
         if not live.state.is_terminal():
             raise ApiError(409, "not_finished", "a rematch can be asked for once the game is over")
@@ -261,6 +336,15 @@ class Service:
                 change = None
             return live.row.rematch_id or "", (seat + 1) % n, change
 
+    def expire(self, idle_for: float) -> list[str]:
+        """Delete the unfinished games nobody touched for `idle_for` seconds (see
+        `Store.expire_games`) and forget them here."""
+        gone = self.store.expire_games(idle_for)
+        with self._cache_lock:
+            for game_id in gone:
+                self._cache.pop(game_id, None)
+        return gone
+
     # --- the action pipeline --------------------------------------------------------------
     def authenticate(self, game_id: str, token: str | None) -> tuple[Live, int]:
         if not token:
@@ -271,6 +355,10 @@ class Service:
             self.refresh(live, seats=True)
             seat = live.seat_of(token)
         if seat is None:
+            if any(s.invite_hash == token_hash(token) for s in live.row.seats):
+                raise ApiError(403, "bad_credential", "that is an invite, not a seat "
+                               "credential: claim the seat with it first (POST "
+                               f"/api/games/{game_id}/claim) and use the credential you get")
             raise forbidden(game_id)
         return live, seat
 
@@ -300,6 +388,9 @@ class Service:
             raise ApiError(422, "bad_action", "'action' must be an integer action number")
         if text is not None and not isinstance(text, str):
             raise ApiError(422, "bad_action", "'text' must be a string in the game's notation")
+        if text is not None and len(text) > MAX_ACTION_TEXT:
+            raise ApiError(422, "bad_action", f"'text' has at most {MAX_ACTION_TEXT} characters; "
+                           f"this one has {len(text)}")
         with live.lock:
             self._catch_up(live, seats=False)  # another process may have stored steps
             state = live.state

@@ -1,9 +1,12 @@
 """The live connection of one seat (or spectator) to one game.
 
+The client speaks first: `{"type": "hello", "token": CREDENTIAL | null}` within
+`HELLO_TIMEOUT` seconds (credentials never go in the URL, which servers and proxies log).
 Server to client: `view` messages (the whole view, the log only from `log_from`), `error`
-messages (the same body as the API's errors) and `pong`. Client to server:
+messages (the same body as the API's errors) and `pong`. Client to server after the hello:
 `{"type": "action", "action": N | "text": "...", "version": V}`, `{"type": "sync"}` (send the
-whole view again) and `{"type": "ping"}`.
+whole view again) and `{"type": "ping"}`. A message is a JSON object of at most
+`MESSAGE_MAX` characters; anything else is answered with an `error` and the connection stays.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -21,17 +26,62 @@ from tlatelolco.web.pubsub import channel
 from tlatelolco.web.views import versioned_view
 
 router = APIRouter()
+HELLO_TIMEOUT = 10.0  # seconds for the first message
+MESSAGE_MAX = 4096  # characters of one client message
+MESSAGES_PER_SECOND = 50.0  # a client's sustained rate; bursts of twice that pass
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
+
+class BadMessage(Exception):
+    """A client message that is not what the protocol allows (answered, not fatal)."""
+
+
+async def receive_message(websocket: WebSocket) -> dict[str, Any]:
+    """The next client message as a dict with a string `type`; BadMessage saying what is
+    wrong with one that is not (oversized, not text, not JSON, nested past reason)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    raw = message.get("text")
+    if raw is None:
+        raise BadMessage("messages are text frames holding JSON")
+    if len(raw) > MESSAGE_MAX:
+        raise BadMessage(f"a message has at most {MESSAGE_MAX} characters; this one has "
+                         f"{len(raw)}")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadMessage("a message is a JSON object with a 'type'") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise BadMessage("a message is a JSON object with a 'type' (a string)")
+    return data
+
+
+def bad(message: str) -> ApiError:
+    return ApiError(422, "bad_message", message)
 
 
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
     hub: Hub = websocket.app.state.hub
     await websocket.accept()
     try:
+        if "token" in websocket.query_params:
+            raise ApiError(400, "credential_in_url", "credentials never go in a URL: connect "
+                           "without a query and send {\"type\": \"hello\", \"token\": ...} "
+                           "as the first message")
+        if not GAME_ID.fullmatch(game_id):
+            raise ApiError(404, "not_found", "there is no such game")
+        client = websocket.client.host if websocket.client else None
+        hub.limits.check("sockets", client)
+        token = await hello(websocket)
         _, viewer = await hub.call(hub.service.viewer, game_id, token)
     except ApiError as err:
-        await websocket.send_json({"type": "error", **err.as_dict()})
-        await websocket.close(code=4000 + err.status, reason=err.message[:120])
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await websocket.send_json({"type": "error", **err.as_dict()})
+            await websocket.close(code=4000 + err.status, reason=err.message[:120])
+        return
+    except WebSocketDisconnect:
         return
     async with hub.pubsub.subscribe(channel(game_id)) as queue:
         session = Session(websocket, hub, game_id, viewer, token)
@@ -51,6 +101,27 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
             pass
         finally:
             await hub.presence(game_id, viewer, -1)
+
+
+async def hello(websocket: WebSocket) -> str | None:
+    """The credential of the first message (None: a spectator); ApiError when it does not
+    come in time or is not a hello."""
+    try:
+        message = await asyncio.wait_for(receive_message(websocket), HELLO_TIMEOUT)
+    except TimeoutError:
+        raise ApiError(408, "no_hello", f"send {{\"type\": \"hello\", \"token\": ...}} "
+                       f"within {HELLO_TIMEOUT:g} s of connecting") from None
+    except BadMessage as err:
+        raise bad(f"{err}; the first one is {{\"type\": \"hello\", \"token\": ...}}") from None
+    token = message.get("token")
+    unknown = sorted(set(message) - {"type", "token"})
+    if message["type"] != "hello" or unknown:
+        raise bad("the first message is {\"type\": \"hello\", \"token\": CREDENTIAL} "
+                  "(token null to watch), with no other field")
+    if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 64):
+        raise bad("'token' is your seat's credential (a string of at most 64 characters) "
+                  "or null to watch")
+    return token
 
 
 class Session:
@@ -92,17 +163,24 @@ class Session:
             await self.send_view(version=version, seats=bool(message.get("seats")))
 
     async def read(self) -> None:
+        allowance, stamp = 2 * MESSAGES_PER_SECOND, time.monotonic()
         while True:
-            raw = await self.ws.receive_text()
             try:
-                message = json.loads(raw)
-                if not isinstance(message, dict):
-                    raise ValueError
-            except ValueError:
-                await self.error(ApiError(422, "bad_message", "a message is a JSON object "
-                                          "with a 'type': action, sync or ping"))
+                message = await receive_message(self.ws)
+            except BadMessage as err:
+                await self.error(bad(f"{err}: action, sync or ping"))
                 continue
-            kind = message.get("type")
+            now = time.monotonic()
+            allowance = min(2 * MESSAGES_PER_SECOND,
+                            allowance + (now - stamp) * MESSAGES_PER_SECOND)
+            stamp = now
+            if allowance < 1.0:
+                await self.error(ApiError(429, "rate_limited", "too many messages: at most "
+                                          f"{MESSAGES_PER_SECOND:g} a second; this one was "
+                                          "dropped"))
+                continue
+            allowance -= 1.0
+            kind = message["type"]
             if kind == "ping":
                 await self.ws.send_json({"type": "pong"})
             elif kind == "sync":
@@ -110,18 +188,18 @@ class Session:
             elif kind == "action":
                 await self.act(message)
             else:
-                await self.error(ApiError(422, "bad_message", f"unknown message type {kind!r}; "
-                                          "allowed: action, sync, ping"))
+                await self.error(bad(f"unknown message type {kind[:40]!r}; allowed: action, "
+                                     "sync, ping"))
 
     async def act(self, message: dict[str, Any]) -> None:
         unknown = sorted(set(message) - {"type", "action", "text", "version"})
         if unknown:
-            await self.error(ApiError(422, "bad_message", f"unknown field {unknown[0]!r}; an "
-                                      "action message has type, action or text, and version"))
+            await self.error(bad(f"unknown field {unknown[0][:40]!r}; an action message has "
+                                 "type, action or text, and version"))
             return
         if self.viewer is None:
-            await self.error(ApiError(401, "no_credential", "spectators cannot move; open "
-                                      "your seat's invite link to play"))
+            await self.error(ApiError(401, "no_credential", "spectators cannot move; take a "
+                                      "seat (an invite link, or join) to play"))
             return
         service = self.hub.service
         try:

@@ -11,7 +11,18 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Engine, bindparam, func, insert, select, text, update
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Engine,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from tlatelolco.web.db import actions, games, seats
@@ -39,7 +50,8 @@ class SeatRow:
     kind: str  # open | human | bot
     name: str
     bot: str | None = None
-    token_hash: str | None = None
+    token_hash: str | None = None  # the holder's personal credential (a human seat)
+    invite_hash: str | None = None  # the single-use invite to an open seat
 
 
 @dataclass(slots=True)
@@ -82,7 +94,8 @@ class Store:
                 rematch_id=None, created_at=stamp, updated_at=stamp))
             db.execute(insert(seats), [
                 {"game_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-                 "name": s.name, "token_hash": s.token_hash} for s in row.seats])
+                 "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash}
+                for s in row.seats])
         return True
 
     def load_game(self, game_id: str, with_history: bool = True) -> GameRow | None:
@@ -109,7 +122,7 @@ class Store:
         rows = db.execute(select(seats).where(seats.c.game_id == game_id)
                           .order_by(seats.c.seat)).mappings().all()
         return [SeatRow(seat=r["seat"], kind=r["kind"], name=r["name"], bot=r["bot"],
-                        token_hash=r["token_hash"]) for r in rows]
+                        token_hash=r["token_hash"], invite_hash=r["invite_hash"]) for r in rows]
 
     def load_seats(self, game_id: str) -> list[SeatRow]:
         with self.engine.connect() as db:
@@ -145,10 +158,11 @@ class Store:
             return False
         return True
 
-    def update_seat(self, game_id: str, seat: SeatRow, expect: str | None = None
-                    ) -> str | None:
-        """Write `seat` (only if it is still of kind `expect`, when given) and set the game's
-        status from all its seats; the new status, or None when the seat was not `expect`.
+    def update_seat(self, game_id: str, seat: SeatRow, expect: str | None = None,
+                    invite_hash: str | None = None) -> str | None:
+        """Write `seat` (only if it is still of kind `expect`, and still has the invite
+        `invite_hash`, when given) and set the game's status from all its seats; the new
+        status, or None when the seat was not as expected (taken, or its invite used).
 
         The game's row is locked first, so two processes seating players at once cannot both
         read the other's seat as still open.
@@ -159,8 +173,11 @@ class Store:
             query = update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat.seat)
             if expect is not None:
                 query = query.where(seats.c.kind == expect)
+            if invite_hash is not None:
+                query = query.where(seats.c.invite_hash == invite_hash)
             written = db.execute(query.values(kind=seat.kind, name=seat.name, bot=seat.bot,
-                                              token_hash=seat.token_hash))
+                                              token_hash=seat.token_hash,
+                                              invite_hash=seat.invite_hash))
             if written.rowcount != 1:
                 db.rollback()
                 return None
@@ -196,6 +213,20 @@ class Store:
                 games.c.id.in_(select(seats.c.game_id).where(seats.c.kind == "bot")))
         with self.engine.connect() as db:
             return list(db.execute(query).scalars())
+
+    def expire_games(self, idle_for: float) -> list[str]:
+        """Delete the unfinished games nobody moved or joined for `idle_for` seconds; their
+        ids. Finished games are records and stay."""
+        cutoff = now() - dt.timedelta(seconds=idle_for)
+        with self.engine.begin() as db:
+            found = list(db.execute(select(games.c.id).where(
+                games.c.status != "finished", games.c.updated_at < cutoff).limit(1000)
+            ).scalars())
+            if found:  # the seats and actions go with them (ON DELETE CASCADE)
+                db.execute(delete(actions).where(actions.c.game_id.in_(found)))
+                db.execute(delete(seats).where(seats.c.game_id.in_(found)))
+                db.execute(delete(games).where(games.c.id.in_(found)))
+        return found
 
     def count_games(self) -> int:
         with self.engine.connect() as db:
