@@ -3,7 +3,9 @@
 For each game: create it in the lobby against a bot, open your seat, play it to the end by
 clicking the board's pieces and squares (buttons only for moves with no place on the board),
 one move with the keyboard, a page reload mid-game and a dropped connection that comes back;
-then step through the replay.
+then step through the replay. The pages run under the server's Content-Security-Policy: any
+violation it reports on the console fails the test. Seats, invites and the credentials the
+browser keeps: tests/web/test_browser_seats.py.
 With TLATELOLCO_SCREENSHOTS=1 the mid-game board is saved to docs/screenshots/ for the README.
 """
 
@@ -36,6 +38,14 @@ def browser():
             "--disable-component-update", "--disable-sync", "--no-first-run"])
         yield browser
         browser.close()
+
+
+def csp_violations(page) -> list[str]:
+    """The console messages of `page` about the Content-Security-Policy (kept as they come)."""
+    found: list[str] = []
+    page.on("console", lambda msg: found.append(msg.text)
+            if "Content Security Policy" in msg.text else None)
+    return found
 
 
 def page_view(page):
@@ -107,12 +117,15 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
         page = browser.new_page(viewport={"width": 1360, "height": 940})
         errors: list[str] = []
         page.on("pageerror", lambda err: errors.append(str(err)))
+        violations = csp_violations(page)
         page.goto(base + "/")
         page.select_option("#game", game)
         page.select_option("#players", str(players))
         page.fill("#name", "Ana")
         page.click("#create-button")
         page.click("#created a.button")
+        wait_turn(page)
+        assert "#" not in page.url and "token" not in page.url  # the credential stays stored
         moves = 0
         clicks_on_board = 0
         while True:
@@ -143,7 +156,7 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
             if moves == 20:  # the connection drops: the page reconnects by itself
                 page.evaluate("window.droppedSocket = window.TlatelolcoPage.socket;"
                               " window.droppedSocket.close()")
-                page.wait_for_function("window.TlatelolcoPage.socket !== window.droppedSocket"
+                page.wait_for_function("() => window.TlatelolcoPage.socket !== window.droppedSocket"
                                        " && window.TlatelolcoPage.socket.readyState === 1"
                                        " && document.getElementById('connection').textContent"
                                        " === 'live'", timeout=15_000)
@@ -153,16 +166,18 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
         final = page_view(page)
         # the replay: step back from the end, jump to the start, forward again
         page.click("#links a:has-text('Replay move by move')")
-        page.wait_for_function(f"window.TlatelolcoPage?.view?.version === {final['version']}")
+        page.wait_for_function(f"() => window.TlatelolcoPage?.view?.version === {final['version']}")
         page.click("#replay button:has-text('Back')")
-        page.wait_for_function(f"window.TlatelolcoPage.view.version === {final['version'] - 1}")
+        page.wait_for_function(
+            f"() => window.TlatelolcoPage.view.version === {final['version'] - 1}")
         assert page.locator("#turn").text_content().startswith(
             f"Step {final['version'] - 1} of {final['version']}")
         page.click("#replay button:has-text('Start')")
-        page.wait_for_function("window.TlatelolcoPage.view.version === 0")
+        page.wait_for_function("() => window.TlatelolcoPage.view.version === 0")
         page.keyboard.press("ArrowRight")
-        page.wait_for_function("window.TlatelolcoPage.view.version === 1")
+        page.wait_for_function("() => window.TlatelolcoPage.view.version === 1")
         assert errors == [], errors
+        assert violations == [], violations
         page.close()
 
 
@@ -193,10 +208,12 @@ def test_ask_for_a_hint_and_play_it(browser, tmp_path):
         if again["status"] != "finished":
             assert page.locator("#hint .hint-moves").count() == 0
             assert page.locator("#hint button:has-text('Hint')").is_visible()
-        # a game against a person: no hint button
+        # a game against a person: no hint button (an API client's link: the credential in
+        # the fragment, which the page stores and takes out of the address)
         response = page.request.post(base + "/api/games", data={
             "game": "grand_bazaar", "options": {"num_players": 2}, "seats": ["taken", "taken"]})
-        page.goto(response.json()["seats"][0]["url"])
+        seat = response.json()["seats"][0]
+        page.goto(seat["url"] + "#token=" + seat["token"])
         assert wait_turn(page)["status"] == "running"
         assert page.locator("#turn").text_content() == "Your turn"
         assert page.locator("#hint").is_hidden()

@@ -3,34 +3,93 @@
 "use strict";
 (function () {
   const T = window.Tlatelolco;
+  const S = window.TlatelolcoSeats;
   const $ = (id) => document.getElementById(id);
   const parts = location.pathname.split("/").filter(Boolean);
-  const gameId = parts[1];
+  const gameId = decodeURIComponent(parts[1] || "");
   const replayMode = parts[2] === "replay";
-  const hash = new URLSearchParams(location.hash.slice(1));
-  let token = hash.get("token") || sessionStorage.getItem(`tlatelolco:${gameId}`) || null;
-  if (token) sessionStorage.setItem(`tlatelolco:${gameId}`, token);
+  const INVITE_KEY = `tlatelolco:invite:${gameId}`;  // an invite not claimed yet (this tab)
+  const SEAT_KEY = `tlatelolco:seat:${gameId}`;      // this tab's pick among several seats held
+
+  const session = {
+    get(key) { try { return sessionStorage.getItem(key); } catch (err) { return null; } },
+    set(key, value) { try { sessionStorage.setItem(key, value); } catch (err) { /* ignore */ } },
+    drop(key) { try { sessionStorage.removeItem(key); } catch (err) { /* ignore */ } },
+  };
+
+  // The address bar never keeps a secret: an invite (#invite=) waits in this tab's
+  // sessionStorage until it is claimed, a credential (#token=, the old form) goes to the
+  // browser's seat store, a seat pick (#seat=, not secret) to this tab; the fragment goes.
+  function absorbFragment() {
+    const old = session.get(`tlatelolco:${gameId}`);  // the previous page kept it per tab
+    if (old) { S.put(gameId, old, null, null); session.drop(`tlatelolco:${gameId}`); }
+    if (location.hash.length <= 1) return;
+    const hash = new URLSearchParams(location.hash.slice(1));
+    history.replaceState(history.state, "", location.pathname + location.search);
+    const invite = hash.get("invite");
+    const legacy = hash.get("token");
+    const seat = hash.get("seat");
+    if (invite) session.set(INVITE_KEY, invite);
+    if (legacy) { S.put(gameId, legacy, null, null); session.drop(SEAT_KEY); }
+    if (seat !== null && /^\d{1,3}$/.test(seat)) session.set(SEAT_KEY, String(Number(seat)));
+  }
+
+  // the credential this tab plays with: its seat pick if this browser holds that seat, else
+  // the game's default one, else any other seat held here; null: a spectator. A credential
+  // the server refused is not tried again by this page (should forgetting it fail).
+  const refusedTokens = new Set();
+  function storedToken() {
+    const entry = S.get(gameId);
+    if (!entry) return null;
+    const held = S.seatsOf(entry);
+    const chosen = session.get(SEAT_KEY);
+    const candidates = [chosen !== null ? held[chosen] : null, entry.token,
+                        ...Object.values(held)];
+    return candidates.find((t) => typeof t === "string" && t && !refusedTokens.has(t)) || null;
+  }
+
+  absorbFragment();
+  let token = storedToken();
+  let invite = session.get(INVITE_KEY);
 
   let view = null;          // the latest view
   let log = [];             // the whole log, kept from deltas
   let path = [];            // the keys picked so far for the next move
   let socket = null;
+  let ready = false;        // the current connection has sent its first view
+  let refusal = null;       // the error the server sent before closing a new connection
   let retry = 0;
   let sending = false;
   let replayStep = null;
   let hint = null;          // the last hint asked for: {version, data} ({version} while thinking)
+  const invites = {};       // seat -> an invite link made on this page for that open seat
 
-  function headers() {
-    return token ? {"Authorization": `Bearer ${token}`, "Content-Type": "application/json"}
-                 : {"Content-Type": "application/json"};
+  function headers(auth) {
+    return auth ? {"Authorization": `Bearer ${auth}`, "Content-Type": "application/json"}
+                : {"Content-Type": "application/json"};
   }
 
-  async function api(method, url, body) {
-    const response = await fetch(url, {method, headers: headers(),
+  // `auth`: the credential to send (default: this tab's); errors carry .status and .code
+  async function api(method, url, body, auth) {
+    const response = await fetch(url, {method, headers: headers(auth === undefined ? token : auth),
                                         body: body === undefined ? undefined : JSON.stringify(body)});
     const data = await response.json().catch(() => ({message: response.statusText}));
-    if (!response.ok) throw new Error(data.message || `HTTP ${response.status}`);
+    if (!response.ok) {
+      const err = new Error(data.message || `HTTP ${response.status}`);
+      err.status = response.status;
+      err.code = data.error;
+      throw err;
+    }
     return data;
+  }
+
+  function banner(message, ...extra) {
+    const box = $("banner");
+    box.replaceChildren();
+    if (!message) return;
+    const text = document.createElement("span");
+    text.textContent = message;
+    box.append(text, ...extra);
   }
 
   function showError(message) {
@@ -49,25 +108,86 @@
   }
 
   // --- the live connection -------------------------------------------------------------
+  // No secret in the address of the socket: the credential is the first message sent.
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = token ? `?token=${encodeURIComponent(token)}` : "";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}${query}`);
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`);
+    const sent = token;
+    socket = ws;
+    ready = false;
+    refusal = null;
     $("connection").textContent = "connecting…";
     // a move sent on the old connection may be lost: the full view that opens every
     // connection says whether it was played, so the page may move again either way
-    socket.onopen = () => { retry = 0; sending = false; $("connection").textContent = "live"; };
-    socket.onmessage = (event) => receive(JSON.parse(event.data));
-    socket.onclose = (event) => {
-      $("connection").textContent = "reconnecting…";
+    ws.onopen = () => {
+      if (ws !== socket) return;
       sending = false;
-      if (event.code >= 4400 && event.code < 4500 && event.code !== 4409) {
-        $("connection").textContent = "closed";
-        return;  // a bad credential or unknown game: retrying cannot help
-      }
-      const delay = Math.min(5000, 300 * 2 ** retry++);
-      setTimeout(connect, delay);
+      ws.send(JSON.stringify({type: "hello", token: sent || null}));
     };
+    ws.onmessage = (event) => {
+      if (ws !== socket) return;
+      let message;
+      try { message = JSON.parse(event.data); } catch (err) { return; }
+      if (message.type === "error" && !ready) { refusal = message; return; }  // then it closes
+      if (message.type === "view" && !ready) {
+        ready = true;
+        retry = 0;
+        $("connection").textContent = "live";
+        if (sent) S.touch(gameId, sent, message.viewer, message.game);
+      }
+      receive(message);
+    };
+    ws.onclose = (event) => {
+      if (ws !== socket) return;  // replaced on purpose (a claimed seat, another seat)
+      sending = false;
+      ready = false;
+      if (event.code >= 4400 && event.code < 4500 && ![4408, 4409, 4429].includes(event.code)) {
+        refused(event.code, sent);  // a bad credential or unknown game: retrying cannot help
+        return;
+      }
+      $("connection").textContent = "reconnecting…";
+      const delay = Math.min(5000, 300 * 2 ** retry++);
+      setTimeout(() => { if (socket === ws) connect(); }, delay);
+    };
+  }
+
+  function refused(code, sent) {
+    $("connection").textContent = "closed";
+    if (code === 4403 && sent) {
+      // the stored credential holds no seat any more (given up, or the seat was taken)
+      refusedTokens.add(sent);
+      S.drop(gameId, sent);
+      if (token === sent) token = storedToken();
+      banner("The seat this browser kept for this game is no longer yours (it was given up " +
+             "or taken by someone else), so it was forgotten. You are watching the game.");
+      connect();  // another credential (another seat held here) or none: as a spectator
+      return;
+    }
+    if (code === 4404) banner("There is no such game (any more).", link("/", "Lobby"));
+    else {
+      banner("The server refused the connection to this game" +
+             (refusal && refusal.message ? `: ${refusal.message}` : "."), link("/", "Lobby"));
+    }
+  }
+
+  // a different credential for this page (a claimed seat, another seat held): a new connection
+  function reconnect() {
+    const old = socket;
+    socket = null;
+    if (old) { try { old.close(1000); } catch (err) { /* closed already */ } }
+    path = [];
+    sending = false;
+    hint = null;
+    if (replayMode) loadReplay(replayStep || 0);
+    else connect();
+  }
+
+  function link(href, text, cls) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.textContent = text;
+    if (cls) a.className = cls;
+    return a;
   }
 
   function receive(message) {
@@ -91,12 +211,12 @@
   }
 
   function summary(v) {
-    return JSON.stringify([v.status, v.to_move, v.legal.length, v.rematch_id, v.result,
+    return JSON.stringify([v.viewer, v.status, v.to_move, v.legal.length, v.rematch_id, v.result,
                            v.players.map((p) => [p.kind, p.name])]);
   }
 
   function send(message) {
-    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    if (!socket || !ready || socket.readyState !== WebSocket.OPEN) return false;
     socket.send(JSON.stringify(message));
     return true;
   }
@@ -319,6 +439,8 @@
   function drawPlayers() {
     const list = $("players");
     list.replaceChildren();
+    const live = !replayMode && view.status !== "finished";
+    const held = replayMode ? {} : S.seatsOf(S.get(gameId));  // the seats this browser holds
     view.players.forEach((p) => {
       const li = document.createElement("li");
       li.className = `player seat-${p.seat}` + (p.seat === view.to_move ? " to-move" : "") +
@@ -331,8 +453,67 @@
         `<span class="kind">${T.escape(kind)}</span>` +
         `<span class="score" aria-label="score">${T.escape(score)}</span>`;
       if (p.seat === view.to_move) li.setAttribute("aria-current", "true");
+      const extra = document.createElement("div");
+      extra.className = "seat-actions";
+      if (p.kind !== "open") delete invites[p.seat];  // taken: that link is used up
+      // an open seat: a seated player may make an invite link for it
+      if (live && p.kind === "open" && view.viewer !== null) {
+        if (invites[p.seat]) extra.append(copyBox(invites[p.seat], `Invite link for seat ${p.seat}`));
+        else {
+          const b = button("Invite", () => makeInvite(p.seat, b), "secondary small");
+          b.setAttribute("aria-label", `Make an invite link for seat ${p.seat}`);
+          extra.append(b);
+        }
+      }
+      // another seat this browser holds (hot seat): play it from this page
+      if (!replayMode && p.seat !== view.viewer && held[String(p.seat)] && p.kind === "human") {
+        extra.append(button(`Play as seat ${p.seat}`, () => switchSeat(p.seat), "secondary small"));
+      }
+      if (extra.childNodes.length) li.append(extra);
       list.append(li);
     });
+  }
+
+  async function makeInvite(seat, b) {
+    b.disabled = true;
+    try {
+      const r = await api("POST", `/api/games/${gameId}/invite`, {seat});
+      invites[seat] = r.invite_url;
+    } catch (err) { showError(err.message); }
+    if (view) drawPlayers();
+  }
+
+  function switchSeat(seat) {
+    const held = S.seatsOf(S.get(gameId));
+    if (!held[String(seat)]) return;
+    session.set(SEAT_KEY, String(seat));
+    token = held[String(seat)];
+    reconnect();
+  }
+
+  // a read-only text field with a link, and a button that copies it
+  function copyBox(text, label) {
+    const wrap = document.createElement("div");
+    wrap.className = "copy-box";
+    const input = document.createElement("input");
+    input.readOnly = true;
+    input.value = text;
+    input.setAttribute("aria-label", label);
+    input.addEventListener("focus", () => input.select());
+    input.addEventListener("click", () => input.select());
+    const b = button("Copy", () => copyText(input, b), "secondary small");
+    wrap.append(input, b);
+    return wrap;
+  }
+
+  async function copyText(input, b) {
+    input.select();
+    let done = false;
+    try { await navigator.clipboard.writeText(input.value); done = true; } catch (err) {
+      try { done = document.execCommand("copy"); } catch (err2) { done = false; }
+    }
+    b.textContent = done ? "Copied" : "Select and copy";
+    setTimeout(() => { b.textContent = "Copy"; }, 2000);
   }
 
   function drawLog() {
@@ -360,55 +541,132 @@
     box.innerHTML = html;
     if (replayMode) return;
     if (view.rematch_id) {
-      const a = document.createElement("a");
-      a.href = `/games/${view.rematch_id}` + (token ? `#token=${token}` : "");
-      a.textContent = "Rematch ready: go to the new game";
-      a.className = "button";
-      a.addEventListener("click", () => setTimeout(() => location.reload(), 50));
+      const a = link(`/games/${encodeURIComponent(view.rematch_id)}`,
+                     "Rematch ready: go to the new game", "button");
+      a.id = "rematch-ready";
+      if (token) {
+        a.addEventListener("click", (event) => {  // take the credential along first
+          if (event.ctrlKey || event.metaKey || event.shiftKey || event.button) return;
+          event.preventDefault();
+          rematch();
+        });
+      }
       box.append(a);
     } else if (view.viewer !== null) {
-      box.append(button("Rematch", async () => {
-        try {
-          const r = await api("POST", `/api/games/${gameId}/rematch`);
-          location.href = `/games/${r.game_id}#token=${token}`;
-          location.reload();
-        } catch (err) { showError(err.message); }
-      }));
+      const b = button("Rematch", () => rematch());
+      b.id = "rematch";
+      box.append(b);
     }
   }
 
+  // The new game (or the one another player asked for already): every credential this
+  // browser holds here holds its (rotated) seat there too. Store them under the new game,
+  // then go there: nothing secret in the address.
+  let rematching = false;
+  async function rematch() {
+    if (rematching) return;
+    rematching = true;
+    const held = S.seatsOf(S.get(gameId));
+    const tokens = [token, ...Object.values(held).filter((t) => t !== token)].filter(Boolean);
+    let mine = null;
+    const others = [];
+    try {
+      for (const t of tokens) {
+        try {
+          const r = await api("POST", `/api/games/${gameId}/rematch`, undefined, t);
+          if (t === token) mine = r;
+          else others.push([r, t]);
+        } catch (err) { if (t === token) throw err; }
+      }
+      const game = view ? view.game : null;
+      for (const [r, t] of others) S.put(r.game_id, t, r.seat, game);
+      S.put(mine.game_id, token, mine.seat, game);  // the default credential there
+      location.assign(`/games/${encodeURIComponent(mine.game_id)}`);
+    } catch (err) {
+      showError(err.message);
+      rematching = false;
+    }
+  }
+
+  // --- taking the seat of an invite link -------------------------------------------------------
   function drawClaim() {
     const box = $("claim");
-    const me = view.viewer !== null ? view.players[view.viewer] : null;
-    if (replayMode || !me || me.kind !== "open") { box.hidden = true; return; }
+    if (replayMode || !invite) { box.hidden = true; box.replaceChildren(); return; }
     if (!box.hidden) return;  // keep what the person is typing
     box.hidden = false;
-    box.innerHTML = `<h2>Take your seat</h2><label>Your name <input id="claim-name" maxlength="40" value=""></label>`;
-    box.append(button("Take the seat", async () => {
-      try {
-        await api("POST", `/api/games/${gameId}/claim`, {name: $("claim-name").value || null});
-        box.hidden = true;
-      } catch (err) { showError(err.message); }
-    }));
+    const h = document.createElement("h2");
+    h.textContent = "Take your seat";
+    const p = document.createElement("p");
+    p.className = "note";
+    p.textContent = "You were invited to play in this game. Until you take the seat you watch it.";
+    const label = document.createElement("label");
+    label.textContent = "Your name ";
+    const input = document.createElement("input");
+    input.id = "claim-name";
+    input.maxLength = 40;
+    input.autocomplete = "nickname";
+    label.append(input);
+    const take = button("Take the seat", () => claimSeat(take));
+    take.id = "claim-button";
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") claimSeat(take); });
+    box.replaceChildren(h, p, label, take);
+  }
+
+  async function claimSeat(take) {
+    if (take.disabled || !invite) return;
+    take.disabled = true;
+    const name = $("claim-name").value.trim() || null;
+    try {
+      const r = await api("POST", `/api/games/${gameId}/claim`, {name}, invite);
+      S.put(gameId, r.token, r.seat, view ? view.game : null);
+      session.set(SEAT_KEY, String(r.seat));
+      dropInvite();
+      token = r.token;
+      banner("");
+      drawClaim();
+      reconnect();  // as the seat now
+    } catch (err) {
+      if (err.status && err.status !== 422 && err.status !== 429) claimRefused(err.message);
+      else { showError(err.message); take.disabled = false; }  // the name, or try again
+    }
+  }
+
+  function dropInvite() { invite = null; session.drop(INVITE_KEY); }
+
+  // the invite was used already (or is no good): say so; the person may keep watching
+  function claimRefused(message) {
+    const box = $("claim");
+    const h = document.createElement("h2");
+    h.textContent = "This invite cannot be used";
+    const p = document.createElement("p");
+    p.className = "claim-refused";
+    p.setAttribute("role", "alert");
+    p.textContent = message;
+    const keep = button("Keep watching", () => { dropInvite(); drawClaim(); }, "secondary");
+    keep.id = "keep-watching";
+    box.replaceChildren(h, p, keep, link("/", "Lobby"));
+    box.hidden = false;
   }
 
   function drawLinks() {
     const box = $("links");
     box.replaceChildren();
-    const add = (href, text) => {
-      const a = document.createElement("a"); a.href = href; a.textContent = text; box.append(a);
-    };
-    const suffix = token ? `#token=${token}` : "";
-    if (replayMode) add(`/games/${gameId}${suffix}`, "Back to the game");
-    else add(`/games/${gameId}/replay${suffix}`, "Replay move by move");
-    if (view.status === "finished") add(`/api/games/${gameId}/record`, "Download the record");
+    const add = (href, text) => box.append(link(href, text));
+    const here = `/games/${encodeURIComponent(gameId)}`;
+    if (replayMode) add(here, "Back to the game");
+    else add(`${here}/replay`, "Replay move by move");
+    if (view.status === "finished") add(`/api/games/${encodeURIComponent(gameId)}/record`, "Download the record");
     add(`/rules/${view.game}`, "Rules");
     add("/", "Lobby");
     if (!replayMode && view.viewer !== null && view.status !== "finished") {
       box.append(button("Leave the seat", async () => {
         if (!confirm("Give up your seat? Somebody else may take it.")) return;
-        try { await api("POST", `/api/games/${gameId}/leave`); location.href = "/"; }
-        catch (err) { showError(err.message); }
+        try {
+          await api("POST", `/api/games/${gameId}/leave`);
+          S.drop(gameId, token);
+          session.drop(SEAT_KEY);
+          location.href = "/";
+        } catch (err) { showError(err.message); }
       }, "secondary"));
     }
   }
@@ -447,14 +705,30 @@
     }
   });
 
-  window.addEventListener("hashchange", () => location.reload());
+  // a new fragment typed or pasted into this page's address: read it as a fresh page would
+  window.addEventListener("hashchange", () => { if (location.hash.length > 1) location.reload(); });
 
-  if (replayMode) {
-    api("GET", `/api/games/${gameId}/view`).then((v) => loadReplay(v.version))
-      .catch((err) => showError(err.message));
-  } else {
-    connect();
+  async function start() {
+    if (!replayMode) { connect(); return; }
+    for (;;) {
+      try {
+        const v = await api("GET", `/api/games/${gameId}/view`);
+        if (token) S.touch(gameId, token, v.viewer, v.game);
+        await loadReplay(v.version);
+        return;
+      } catch (err) {
+        if (err.status === 403 && token) {  // no seat any more: forget it, watch the replay
+          refusedTokens.add(token);
+          S.drop(gameId, token);
+          token = storedToken();
+          continue;
+        }
+        showError(err.message);
+        return;
+      }
+    }
   }
+  start();
   // for tests and the curious: the current view, the whole log, the live connection
   window.TlatelolcoPage = {get view() { return view; }, get log() { return log; },
                           get socket() { return socket; }, get sending() { return sending; }};

@@ -1,19 +1,32 @@
-// The lobby: create a game (game, options, seats), share invite links, join, watch, replay.
+// The lobby: create a game (game, options, seats), share invite links, join, watch, replay,
+// and get back to the games this browser holds a seat in (their credentials: seats.js).
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
+  const S = window.TlatelolcoSeats;
   let catalog = [];
 
   const escape = (t) => String(t).replace(/[&<>"']/g, (c) => (
     {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c]));
 
-  async function api(method, url, body) {
-    const response = await fetch(url, {method, headers: {"Content-Type": "application/json"},
+  // `auth`: a seat credential to send; errors carry .status and .code
+  async function api(method, url, body, auth) {
+    const headers = {"Content-Type": "application/json"};
+    if (auth) headers.Authorization = `Bearer ${auth}`;
+    const response = await fetch(url, {method, headers,
                                         body: body === undefined ? undefined : JSON.stringify(body)});
     const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(data.message || `HTTP ${response.status}`);
+    if (!response.ok) {
+      const err = new Error(data.message || `HTTP ${response.status}`);
+      err.status = response.status;
+      err.code = data.error;
+      throw err;
+    }
     return data;
   }
+
+  const gamePath = (id) => `/games/${encodeURIComponent(id)}`;
+  const titleOf = (name) => (catalog.find((c) => c.name === name) || {title: name}).title;
 
   function showError(message) {
     $("error").textContent = message; $("error").hidden = false;
@@ -87,23 +100,78 @@
         listed: $("listed").checked});
       showCreated(game);
       refresh();
+      refreshMine().catch(() => {});
     } catch (err) { showError(err.message); }
   }
 
   function showCreated(game) {
+    // the seats taken here: their credentials stay in this browser, the links carry none
+    const mine = game.seats.filter((seat) => seat.kind === "human" && seat.token);
+    const tokens = {};
+    for (const seat of mine) tokens[seat.seat] = seat.token;
+    if (mine.length) S.putMany(game.id, tokens, game.game);
     const box = $("created");
-    let html = `<h3>Game ${escape(game.id)} created</h3>`;
+    box.replaceChildren();
+    const h = document.createElement("h3");
+    h.textContent = `Game ${game.id} created`;
+    box.append(h);
+    mine.forEach((seat, i) => {
+      const p = document.createElement("p");
+      p.textContent = `Seat ${seat.seat} (you): `;
+      const a = document.createElement("a");
+      a.className = "button";
+      // the first seat is the default one; another seat held here is picked with #seat=
+      a.href = gamePath(game.id) + (i === 0 ? "" : `#seat=${seat.seat}`);
+      a.textContent = mine.length > 1 ? `Play seat ${seat.seat}` : "Play";
+      p.append(a);
+      box.append(p);
+    });
     for (const seat of game.seats) {
-      if (seat.url) html += `<p>Seat ${seat.seat} (you): <a class="button" href="${escape(seat.url)}">Play</a></p>`;
-      if (seat.invite_url) html += `<label>Invite link for seat ${seat.seat} (send it to a friend)<input readonly value="${escape(seat.invite_url)}" onclick="this.select()"></label>`;
+      if (seat.invite_url) {
+        box.append(copyBox(seat.invite_url,
+                           `Invite link for seat ${seat.seat} (send it to a friend; it works once)`));
+      }
     }
-    html += `<label>Spectator link<input readonly value="${escape(game.spectator_url)}" onclick="this.select()"></label>`;
+    box.append(copyBox(game.spectator_url, "Spectator link"));
     if (/^(localhost|127\.|\[::1\])/.test(location.host)) {
-      html += "<p class=\"note\">These links use this page's address, which only this machine " +
+      const p = document.createElement("p");
+      p.className = "note";
+      p.innerHTML = "These links use this page's address, which only this machine " +
         "can open. For friends on other machines, start the server with <code>--host 0.0.0.0</code> " +
-        "and open the lobby with an address they can reach.</p>";
+        "and open the lobby with an address they can reach.";
+      box.append(p);
     }
-    box.innerHTML = html;
+  }
+
+  // a labelled read-only field holding a link, and a button that copies it
+  function copyBox(text, labelText) {
+    const label = document.createElement("label");
+    label.className = "copy-box";
+    label.append(document.createTextNode(labelText));
+    const row = document.createElement("span");
+    row.className = "copy-row";
+    const input = document.createElement("input");
+    input.readOnly = true;
+    input.value = text;
+    input.addEventListener("focus", () => input.select());
+    input.addEventListener("click", () => input.select());
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "secondary small";
+    b.textContent = "Copy";
+    b.addEventListener("click", async (event) => {
+      event.preventDefault();
+      input.select();
+      let done = false;
+      try { await navigator.clipboard.writeText(input.value); done = true; } catch (err) {
+        try { done = document.execCommand("copy"); } catch (err2) { done = false; }
+      }
+      b.textContent = done ? "Copied" : "Select and copy";
+      setTimeout(() => { b.textContent = "Copy"; }, 2000);
+    });
+    row.append(input, b);
+    label.append(row);
+    return label;
   }
 
   function seatsText(g) {
@@ -117,22 +185,101 @@
         const box = $(`${status}-games`);
         if (!games.length) { box.innerHTML = "<p class=\"note\">none</p>"; continue; }
         const rows = games.map((g) => {
-          const title = (catalog.find((c) => c.name === g.game) || {title: g.game}).title;
-          let act = `<a href="/games/${g.id}">watch</a>`;
-          if (status === "open") act = `<button type="button" data-join="${g.id}">join</button> ` + act;
-          if (status === "finished") act = `<a href="/games/${g.id}/replay">replay</a>`;
+          const title = titleOf(g.game);
+          const held = S.get(g.id) !== null;
+          let act = `<a href="${gamePath(g.id)}">${held ? "resume" : "watch"}</a>`;
+          if (status === "open") act = `<button type="button" data-join="${escape(g.id)}">join</button> ` + act;
+          if (status === "finished") act = `<a href="${gamePath(g.id)}/replay">replay</a>`;
           return `<tr><td>${escape(title)}</td><td>${seatsText(g)}</td><td>${g.version}</td><td>${act}</td></tr>`;
         });
         box.innerHTML = `<table><thead><tr><th>game</th><th>seats</th><th>moves</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
       } catch (err) { showError(err.message); }
     }
-    document.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", async () => {
-      const name = prompt("Your name?", $("name").value || "") || null;
-      try {
-        const r = await api("POST", `/api/games/${b.dataset.join}/join`, {name});
-        location.href = r.url;
-      } catch (err) { showError(err.message); }
-    }));
+    document.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => join(b)));
+  }
+
+  // an open seat of a listed game: the credential this browser holds there (if any) goes
+  // along, so that the server can refuse a second seat in a game with hidden information
+  async function join(b) {
+    const id = b.dataset.join;
+    const name = prompt("Your name?", $("name").value || "");
+    if (name === null) return;  // cancelled
+    b.disabled = true;
+    try {
+      const r = await api("POST", `/api/games/${encodeURIComponent(id)}/join`,
+                          {name: name.trim() || null}, S.tokenFor(id, null));
+      S.put(id, r.token, r.seat, null);
+      location.assign(gamePath(id));
+    } catch (err) { showError(err.message); b.disabled = false; }
+  }
+
+  // --- your games: the ones this browser holds a seat in --------------------------------------
+  async function refreshMine() {
+    const ids = S.ids();
+    const found = [];
+    for (let i = 0; i < ids.length; i += 20) {  // at most 20 requests at a time
+      const batch = ids.slice(i, i + 20);
+      const answers = await Promise.all(batch.map((id) =>
+        api("GET", `/api/games/${encodeURIComponent(id)}`).then((g) => ({id, g}),
+                                                               (err) => ({id, err}))));
+      for (const {id, g, err} of answers) {
+        if (err && err.status === 404) { S.drop(id); continue; }  // the game is gone
+        found.push({id, g, err});
+      }
+    }
+    drawMine(found);
+  }
+
+  function drawMine(found) {
+    const section = $("mine");
+    const box = $("my-games");
+    section.hidden = !found.length;
+    box.replaceChildren();
+    if (!found.length) return;
+    const table = document.createElement("table");
+    table.innerHTML = "<thead><tr><th>game</th><th>seats</th><th>status</th><th>moves</th>" +
+      "<th></th></tr></thead>";
+    const body = document.createElement("tbody");
+    for (const {id, g, err} of found) {
+      const tr = document.createElement("tr");
+      tr.dataset.game = id;
+      const entry = S.get(id) || {};
+      const held = S.seatsOf(entry);
+      const cells = [document.createElement("td"), document.createElement("td"),
+                     document.createElement("td"), document.createElement("td"),
+                     document.createElement("td")];
+      cells[0].textContent = titleOf(g ? g.game : entry.game || "?");
+      if (g) {
+        cells[1].innerHTML = g.seats.map((s) => {
+          const text = s.kind === "open" ? "<em>open</em>" : escape(s.name);
+          return held[String(s.seat)] ? `<strong>${text} (you)</strong>` : text;
+        }).join(", ");
+        cells[2].textContent = g.status;
+        cells[3].textContent = String(g.version);
+      } else {
+        cells[2].textContent = "unavailable";
+        cells[2].title = err.message;
+      }
+      const finished = g && g.status === "finished";
+      const a = document.createElement("a");
+      a.className = "button";
+      a.href = gamePath(id) + (finished ? "/replay" : "");
+      a.textContent = finished ? "Replay" : "Resume";
+      cells[4].append(a);
+      if (finished) {
+        const forget = document.createElement("button");
+        forget.type = "button";
+        forget.className = "secondary";
+        forget.textContent = "forget";
+        forget.setAttribute("aria-label", `Forget ${cells[0].textContent} ${id}`);
+        forget.addEventListener("click", () => { S.drop(id); tr.remove(); if (!body.children.length) section.hidden = true; });
+        cells[4].append(forget);
+      }
+      tr.append(...cells);
+      body.append(tr);
+    }
+    table.append(body);
+    box.append(table);
   }
 
   async function start() {
@@ -142,8 +289,10 @@
     $("players").addEventListener("change", fillSeats);
     $("create").addEventListener("submit", create);
     fillGame();
+    refreshMine().catch((err) => showError(err.message));
     refresh();
     setInterval(refresh, 10000);
+    setInterval(() => refreshMine().catch(() => {}), 30000);
   }
   start().catch((err) => showError(err.message));
 })();
