@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 from tests.web.apps import create, serve, socket
 
@@ -170,3 +174,56 @@ def test_a_flood_of_messages_is_slowed_down_not_served(client):
         answers = [reply(ws) for _ in range(300)]
         assert {"type": "pong"} in answers
         assert any(a.get("error") == "rate_limited" for a in answers)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=12)
+messages = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["action", "sync", "ping", "hello", "dance", ""])},
+        optional={"action": json_values, "text": json_values, "version": json_values,
+                  "token": json_values, "extra": json_values}).map(json.dumps),
+    json_values.map(json.dumps),
+    st.text(max_size=200),
+    st.integers(1, 60).map(lambda depth: "[" * depth * 50 + "]" * depth * 50),
+    st.integers(4_000, 20_000).map(lambda n: '{"type": "action", "text": "' + "9" * n + '"}'),
+)
+
+
+@given(batch=st.lists(messages, min_size=1, max_size=8))
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck),
+          database=None)
+def test_websocket_fuzz_every_message_gets_an_answer_and_the_game_stays_whole(fuzz, batch):
+    """Issue 21: malformed, oversized, deeply nested and wrongly typed messages of every
+    type; each is answered (an error, a pong or a view), the socket stays open, and the game
+    moves only by legal actions of the seat to move."""
+    client, game_id, token = fuzz
+    with socket(client, game_id, token) as ws:
+        first = ws.receive_json()
+        for raw in batch:
+            ws.send_text(raw)
+            answer = ws.receive_json()
+            while answer["type"] == "view" and answer["version"] == first["version"] \
+                    and not raw.startswith('{"type": "sync"'):
+                answer = ws.receive_json()  # a presence view; the answer follows
+            assert answer["type"] in ("error", "pong", "view"), answer
+            if answer["type"] == "error":
+                assert 400 <= answer["status"] < 500 and answer["message"], answer
+        ws.send_json({"type": "ping"})
+        while ws.receive_json()["type"] != "pong":
+            pass
+    after = client.get(f"/api/games/{game_id}/view", headers={
+        "Authorization": f"Bearer {token}"}).json()
+    assert after["version"] >= first["version"] and len(after["log"]) == after["version"]
+    assert all(entry["seat"] in (0, 1, -1) for entry in after["log"])  # no stranger moved
+
+
+@pytest.fixture(scope="module")
+def fuzz(tmp_path_factory):
+    with serve(tmp_path_factory.mktemp("fuzz")) as client:
+        game = create(client, "axio", ["taken", "bot:random"], num_players=2)
+        yield client, game["id"], game["seats"][0]["token"]
