@@ -501,19 +501,9 @@
     input.setAttribute("aria-label", label);
     input.addEventListener("focus", () => input.select());
     input.addEventListener("click", () => input.select());
-    const b = button("Copy", () => copyText(input, b), "secondary small");
+    const b = button("Copy", () => T.copy(input, b), "secondary small");
     wrap.append(input, b);
     return wrap;
-  }
-
-  async function copyText(input, b) {
-    input.select();
-    let done = false;
-    try { await navigator.clipboard.writeText(input.value); done = true; } catch (err) {
-      try { done = document.execCommand("copy"); } catch (err2) { done = false; }
-    }
-    b.textContent = done ? "Copied" : "Select and copy";
-    setTimeout(() => { b.textContent = "Copy"; }, 2000);
   }
 
   function drawLog() {

@@ -159,16 +159,7 @@
     b.type = "button";
     b.className = "secondary small";
     b.textContent = "Copy";
-    b.addEventListener("click", async (event) => {
-      event.preventDefault();
-      input.select();
-      let done = false;
-      try { await navigator.clipboard.writeText(input.value); done = true; } catch (err) {
-        try { done = document.execCommand("copy"); } catch (err2) { done = false; }
-      }
-      b.textContent = done ? "Copied" : "Select and copy";
-      setTimeout(() => { b.textContent = "Copy"; }, 2000);
-    });
+    b.addEventListener("click", (event) => { event.preventDefault(); window.Tlatelolco.copy(input, b); });
     row.append(input, b);
     label.append(row);
     return label;

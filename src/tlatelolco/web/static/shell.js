@@ -20,6 +20,16 @@ window.Tlatelolco = {
     return node;
   },
   register(name, renderer) { this.renderers[name] = renderer; },
+  // Copy a read-only field's text (an invite or spectator link), saying so on `button`.
+  async copy(input, button) {
+    input.select();
+    let done = false;
+    try { await navigator.clipboard.writeText(input.value); done = true; } catch (err) {
+      try { done = document.execCommand("copy"); } catch (err2) { done = false; }
+    }
+    button.textContent = done ? "Copied" : "Select and copy";
+    setTimeout(() => { button.textContent = "Copy"; }, 2000);
+  },
   escape(text) {
     return String(text).replace(/[&<>"']/g, (c) => (
       {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c]));
