@@ -239,3 +239,14 @@ def fuzz(tmp_path_factory):
     with serve(tmp_path_factory.mktemp("fuzz")) as client:
         game = create(client, "axio", ["taken", "bot:random"], num_players=2)
         yield client, game["id"], game["seats"][0]["token"]
+
+
+def test_a_flood_of_malformed_messages_counts_against_the_rate_too(client):
+    game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
+    with socket(client, game["id"], game["seats"][0]["token"]) as ws:
+        ws.receive_json()
+        for _ in range(300):
+            ws.send_text("{not json")
+        answers = [reply(ws) for _ in range(300)]
+        assert any(a.get("error") == "rate_limited" for a in answers)
+        assert any(a.get("error") == "bad_message" for a in answers)

@@ -165,11 +165,11 @@ class Session:
     async def read(self) -> None:
         allowance, stamp = 2 * MESSAGES_PER_SECOND, time.monotonic()
         while True:
+            problem = None
             try:
                 message = await receive_message(self.ws)
-            except BadMessage as err:
-                await self.error(bad(f"{err}: action, sync or ping"))
-                continue
+            except BadMessage as err:  # counted like any message, then answered
+                problem = err
             now = time.monotonic()
             allowance = min(2 * MESSAGES_PER_SECOND,
                             allowance + (now - stamp) * MESSAGES_PER_SECOND)
@@ -180,6 +180,9 @@ class Session:
                                           "dropped"))
                 continue
             allowance -= 1.0
+            if problem is not None:
+                await self.error(bad(f"{problem}: action, sync or ping"))
+                continue
             kind = message["type"]
             if kind == "ping":
                 await self.ws.send_json({"type": "pong"})
