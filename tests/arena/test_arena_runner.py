@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from tests.processes import alive, children
 
 from tlatelolco.arena import runner
 from tlatelolco.arena.results import summarize
@@ -190,26 +191,6 @@ play_all(schedule("mexica", ["mcts:time=5", "greedy"], 8, 2, seed=1), workers=2)
 """
 
 
-def _children(parent: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue  # gone while we looked
-        if int(fields[1]) == parent:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has ended; whether anyone reaps it is not ours to say
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 def test_workers_end_when_their_arena_is_killed() -> None:
     arena = subprocess.Popen([sys.executable, "-c", KILLED_ARENA])
@@ -218,18 +199,18 @@ def test_workers_end_when_their_arena_is_killed() -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and len(workers) < 2:
             time.sleep(0.2)
-            workers = [pid for pid in _children(arena.pid)
+            workers = [pid for pid in children(arena.pid)
                        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
         assert len(workers) == 2, "the arena did not start its two workers"
         time.sleep(3)  # the workers are playing 5-second decisions by now
         arena.send_signal(signal.SIGTERM)  # no chance to shut its pool down
         arena.wait(timeout=10)
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and any(map(_alive, workers)):
+        while time.monotonic() < deadline and any(map(alive, workers)):
             time.sleep(0.2)
-        assert not any(map(_alive, workers)), "workers played on after their arena was killed"
+        assert not any(map(alive, workers)), "workers played on after their arena was killed"
     finally:
         if arena.poll() is None:
             arena.kill()
-        for pid in filter(_alive, workers):  # a failed check leaves nothing running
+        for pid in filter(alive, workers):  # a failed check leaves nothing running
             os.kill(pid, signal.SIGKILL)

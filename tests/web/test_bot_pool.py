@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.processes import alive
 from tests.web import slow_jobs
 
 from tlatelolco.chance import sample_chance
@@ -33,24 +34,9 @@ from tlatelolco.web.bots import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def gone(pid: int) -> bool:
-    """Whether process `pid` has ended (a zombie nobody reaped yet counts as ended)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rpartition(")")[2].split()[0] == "Z"
-    except FileNotFoundError:
-        return True
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        return False
-
-
 def wait_gone(pid: int, within: float) -> bool:
     end = time.monotonic() + within
-    while not gone(pid):
+    while alive(pid):
         if time.monotonic() > end:
             return False
         time.sleep(0.05)
@@ -229,12 +215,12 @@ def test_workers_die_with_a_killed_server():
         assert child.stdout is not None
         worker = int(child.stdout.readline())
         assert child.stdout.readline() == "searching\n"
-        assert not gone(worker)
+        assert alive(worker)
         child.send_signal(signal.SIGKILL)
         child.wait(5.0)
         assert wait_gone(worker, 3.0), "a worker outlived its server"
     finally:
         child.kill()
         child.wait(5.0)
-        if worker is not None and not gone(worker):
+        if worker is not None and alive(worker):
             os.kill(worker, signal.SIGKILL)

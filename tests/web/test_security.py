@@ -20,6 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tests.processes import alive, children
 from tests.web.services import Client, Server, hello, wait_for
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -224,27 +225,6 @@ def test_creates_over_the_rate_limit_are_refused(tmp_path):
         assert int(refused.headers["retry-after"]) >= 1
         assert len(http.get("/api/games").json()) == 5
         http.close()
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(stat[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def test_a_killed_server_leaves_no_bot_worker_behind(tmp_path):
