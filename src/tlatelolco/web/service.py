@@ -355,7 +355,8 @@ class Service:
             self.refresh(live, seats=True)
             seat = live.seat_of(token)
         if seat is None:
-            if any(s.invite_hash == token_hash(token) for s in live.row.seats):
+            digest = token_hash(token)
+            if any(s.invite_hash == digest for s in live.row.seats):
                 raise ApiError(403, "bad_credential", "that is an invite, not a seat "
                                "credential: claim the seat with it first (POST "
                                f"/api/games/{game_id}/claim) and use the credential you get")

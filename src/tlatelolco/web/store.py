@@ -222,9 +222,7 @@ class Store:
             found = list(db.execute(select(games.c.id).where(
                 games.c.status != "finished", games.c.updated_at < cutoff).limit(1000)
             ).scalars())
-            if found:  # the seats and actions go with them (ON DELETE CASCADE)
-                db.execute(delete(actions).where(actions.c.game_id.in_(found)))
-                db.execute(delete(seats).where(seats.c.game_id.in_(found)))
+            if found:  # their seats and actions go with them: ON DELETE CASCADE
                 db.execute(delete(games).where(games.c.id.in_(found)))
         return found
 
