@@ -405,3 +405,30 @@ def test_an_unknown_secret_in_the_fragment_leaves_a_spectator(browser, tmp_path,
         assert stored(page) == {}
         assert me.problems == [], me.problems
         me.close()
+
+
+SLOW_RUNNING_LIST = """
+const fetched = window.fetch;
+window.fetch = (url, ...rest) => String(url).includes("status=running")
+  ? new Promise((done) => setTimeout(() => done(fetched(url, ...rest)), 5000))
+  : fetched(url, ...rest);
+"""
+
+
+def test_a_join_button_works_as_soon_as_it_is_drawn(browser, tmp_path):
+    """Regression: the lobby bound its join buttons only after all three lists had loaded, so
+    a click while the running or finished games were still loading did nothing."""
+    with live_server(tmp_path) as base:
+        status, game = call(base, "POST", "/api/games", {
+            "game": "grand_bazaar", "options": {"num_players": 2}, "seats": ["taken", "open"]})
+        assert status == 201
+        watcher = Watcher(browser)
+        page = watcher.page()
+        page.add_init_script(SLOW_RUNNING_LIST)  # the running list takes 5 s to come
+        page.on("dialog", lambda dialog: dialog.accept("Dee"))
+        page.goto(base + "/")
+        page.click(f'#open-games button[data-join="{game["id"]}"]', timeout=4_000)
+        page.wait_for_url(game_path(base, game["id"]), timeout=4_000)
+        assert stored(page)[game["id"]]["seat"] == 1
+        assert not watcher.problems, watcher.problems
+        watcher.close()

@@ -186,7 +186,6 @@
         box.innerHTML = `<table><thead><tr><th>game</th><th>seats</th><th>moves</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
       } catch (err) { showError(err.message); }
     }
-    document.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => join(b)));
   }
 
   // an open seat of a listed game: the credential this browser holds there (if any) goes
@@ -279,6 +278,12 @@
     $("game").addEventListener("change", fillGame);
     $("players").addEventListener("change", fillSeats);
     $("create").addEventListener("submit", create);
+    // one listener for every join button, present and future: a button drawn by a refresh
+    // works at once (listeners added after all three lists loaded missed early clicks)
+    $("open-games").addEventListener("click", (event) => {
+      const b = event.target.closest("[data-join]");
+      if (b && !b.disabled) join(b);
+    });
     fillGame();
     refreshMine().catch((err) => showError(err.message));
     refresh();
