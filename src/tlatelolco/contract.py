@@ -60,6 +60,8 @@ class Option:
     maximum: int | None = None
     choices: tuple[Any, ...] | None = None
     remote: tuple[Any, ...] | None = None
+    label: str = ""  # a player's name for it ("Players"), English, marked with i18n.N_
+    about: str = ""  # one plain sentence for players (no rule ids), English, marked with N_
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -114,6 +116,8 @@ class GameInfo:
     num_distinct_actions: int
     max_game_length: int  # over every allowed configuration; Game.max_game_length() is exact
     options: tuple[Option, ...]
+    summary: str = ""  # what the game is about, in a sentence or two for the lobby (N_)
+    minutes: tuple[int, int] = (0, 0)  # a typical game's length, fastest to slowest
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -127,8 +131,13 @@ class GameInfo:
             "utility_bounds": [self.min_utility, self.max_utility],
             "num_distinct_actions": self.num_distinct_actions,
             "max_game_length": self.max_game_length,
+            "summary": self.summary,
+            "minutes": list(self.minutes),
             "options": {o.name: {"default": o.default, "allowed": o.allowed(), "help": o.help,
-                                 "remote": None if o.remote is None else list(o.remote)}
+                                 "remote": None if o.remote is None else list(o.remote),
+                                 "label": o.label or o.name, "about": o.about,
+                                 "choices": None if o.choices is None else list(o.choices),
+                                 "minimum": o.minimum, "maximum": o.maximum}
                         for o in self.options},
         }
 
@@ -268,6 +277,12 @@ class State:
 
     def action_to_dict(self, action: int) -> dict[str, Any]:
         raise NotImplementedError
+
+    def describe_action(self, action: int) -> tuple[Any, Any]:
+        """`action` told in words for the log, as an `i18n.Message` (English template and
+        fields), on the state *before* it is applied: "{player} bought {good} for {price}".
+        The default is the notation; games override it with their `words` module."""
+        return "{text}", {"text": self.action_to_string(action)}
 
     def action_aliases(self, action: int) -> tuple[str, ...]:
         """Shorter spellings a person may type for `action` (never shown, only parsed)."""
