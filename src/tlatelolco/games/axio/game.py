@@ -20,6 +20,7 @@ from tlatelolco.games.axio.tiles import (
     parse_tiles,
     tiles_data,
 )
+from tlatelolco.i18n import N_
 
 
 def max_game_length(num_players: int) -> int:
@@ -61,11 +62,21 @@ class AxioGame(Game):
         num_distinct_actions=NUM_ACTIONS,
         max_game_length=max(max_game_length(n) for n in range(1, 5)),
         options=(
-            Option("num_players", 2, "1 to 4 players (AX-2); 1 plays solo", 1, 4),
+            Option("num_players", 2, "1 to 4 players (AX-2); 1 plays solo", 1, 4,
+                   label=N_("Players"),
+                   about=N_("How many play, 1 to 4; alone, you try to beat your own best "
+                            "lowest colour.")),
             Option("tiles", DEFAULT_TILES, "'default', the path of a JSON tile set of 60 "
                    "tiles, or that set's JSON object itself (AX-1); a file is read once and the "
-                   "game keeps its tiles", remote=(DEFAULT_TILES,)),
+                   "game keeps its tiles", remote=(DEFAULT_TILES,),
+                   label=N_("Tile set"),
+                   about=N_("The 60 tiles shuffled for the game: the standard set, or a set of "
+                            "your own made to the same rules.")),
         ),
+        summary=N_("Lay square tiles so that their corners make circles of coloured symbols, "
+                   "and score in five colours. Only your lowest colour counts at the end, so "
+                   "keep all five growing; a colour reaching 12 gives an extra turn: AXIO!"),
+        minutes=(15, 30),  # the box of Axio Rota
     )
 
     def __init__(self, /, **options: Any) -> None:

@@ -170,13 +170,19 @@ def circle(t: Table, tiles: tuple[Tile, ...], point: tuple[int, int], placed: tu
 
 def score_placement(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], named: int
                     ) -> list[int]:
-    """AX-3 step 2: points per colour for the tile just placed at `cell` (before the 12 cap).
+    """AX-3 step 2: points per colour for the tile just placed at `cell` (before the 12 cap)."""
+    tile, rotation = t.cells[cell]
+    return placement_points(t, tiles, cell, turned(tiles[tile], rotation), named)
+
+
+def placement_points(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], corners: Tile,
+                     named: int) -> list[int]:
+    """AX-3 step 2: points per colour for a tile showing `corners` at `cell`, against the other
+    tiles of the display (so a placement can be told before it is made, as the log does).
 
     Each corner scores one point per other quadrant of its circle showing the same colour; an
     empty corner scores as the colour named for it; empty quadrants never match.
     """
-    tile, rotation = t.cells[cell]
-    corners = turned(tiles[tile], rotation)
     points = [0] * NUM_COLOURS
     for corner, point in zip(corners, corner_points(*cell), strict=True):
         colour = named if corner == EMPTY else corner
@@ -184,6 +190,15 @@ def score_placement(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], na
             continue
         points[colour] += circle(t, tiles, point, cell).count(colour)
     return points
+
+
+def add_points(board: list[int], points: list[int]) -> tuple[list[int], list[int]]:
+    """The board after `points` (points above 12 are lost) and the colours reaching 12 now
+    (AXIO!: one extra turn each, ruling of AX-4)."""
+    after = [min(TRACK_TOP, before + p) for before, p in zip(board, points, strict=True)]
+    reached = [c for c, (before, now) in enumerate(zip(board, after, strict=True))
+               if before < TRACK_TOP <= now]
+    return after, reached
 
 
 def place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, rotation: int, name: int) -> None:
@@ -196,13 +211,10 @@ def place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, rotation: int, name
     if not t.in_extra:
         t.placed_from_stack[seat] += 1
     gained = score_placement(t, tiles, (x, y), name - 1 if name else EMPTY)
-    board = t.scores[seat]
-    for colour, points in enumerate(gained):
-        before = board[colour]
-        board[colour] = min(TRACK_TOP, before + points)  # points above 12 are lost
-        if before < TRACK_TOP <= board[colour]:
-            t.extra_pending += 1  # AXIO!: one extra turn per colour reaching 12 (ruling: each)
-            t.extra_taken[seat] += 1
+    after, reached = add_points(t.scores[seat], gained)
+    t.scores[seat][:] = after
+    t.extra_pending += len(reached)
+    t.extra_taken[seat] += len(reached)
     after_placement(t)
 
 

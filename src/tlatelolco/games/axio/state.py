@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from tlatelolco.contract import Game, State, shared_victory
-from tlatelolco.games.axio import rules
+from tlatelolco.games.axio import rules, words
 from tlatelolco.games.axio.table import (
     DRAW,
     NUM_ACTIONS,
@@ -23,6 +23,7 @@ from tlatelolco.games.axio.table import (
     place_action,
 )
 from tlatelolco.games.axio.tiles import COLOURS, EMPTY, Tile, tile_text, turned
+from tlatelolco.i18n import Message
 
 # The notation arrives normalised (lower case, single spaces), so a space is ` ?`, and every
 # repeat is bounded: a pattern matches at most a few dozen characters, so it gives up on any
@@ -50,6 +51,11 @@ class AxioState(State):
     def table(self) -> Table:
         """The position as plain data (read it; change it only through actions)."""
         return self._t
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The game's tile set (public: the option it was loaded with)."""
+        return self._tiles
 
     def current_player(self) -> int:
         return rules.to_move(self._t)
@@ -126,6 +132,10 @@ class AxioState(State):
             tile, rotation = divmod(action - START, 4)
             return f"start tile {tile} ({tile_text(self._tiles[tile])}) rot {rotation * 90}"
         return f"<action {action!r} outside 0..{NUM_ACTIONS - 1}>"
+
+    def describe_action(self, action: int) -> Message:
+        """`action` in words for the log (see `words`), on this state before it is applied."""
+        return words.describe(self, action)
 
     def action_aliases(self, action: int) -> tuple[str, ...]:
         if PLACE <= action < DRAW:

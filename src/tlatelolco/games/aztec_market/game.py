@@ -9,6 +9,7 @@ from tlatelolco.contract import Game, GameInfo, Option
 from tlatelolco.games.aztec_market.components import GOODS_PER_COLOUR, NUM_ACTIONS, TEAMS
 from tlatelolco.games.aztec_market.market import Market
 from tlatelolco.games.aztec_market.state import AztecMarketState
+from tlatelolco.i18n import N_
 
 MAX_REMOVED = 4 * GOODS_PER_COLOUR - 4
 
@@ -35,7 +36,7 @@ def max_game_length(num_players: int) -> int:
 class AztecMarketGame(Game):
     info = GameInfo(
         name="aztec_market",
-        title="Aztec Market",
+        title=N_("Aztec Market"),
         version="1.0",
         min_players=2,
         max_players=4,
@@ -48,14 +49,27 @@ class AztecMarketGame(Game):
         max_game_length=max_game_length(4),
         options=(
             Option("num_players", 4, "2 or 3 play alone, 4 play in teams of partners (AM-2)",
-                   2, 4),
+                   2, 4, label=N_("Players"),
+                   about=N_("Two or three players play alone; four play as two teams of "
+                            "partners sitting opposite each other.")),
             Option("setup", "build", "'build': players build the market (AM-3); 'random': laid "
-                   "out at random", choices=("build", "random")),
+                   "out at random", choices=("build", "random"), label=N_("Market set-up"),
+                   about=N_("Build: the players lay out the market tile by tile, in turn. "
+                            "Random: it is laid out at random for a quicker start.")),
             Option("removed", 4, "goods removed from the game at set-up, a multiple of 4 (AM-3)",
-                   0, MAX_REMOVED),
+                   0, MAX_REMOVED, label=N_("Goods removed"),
+                   about=N_("How many goods leave the game before it starts, a multiple of 4: "
+                            "the more are removed, the shorter the game.")),
             Option("luck", True, "True: the removed goods are random and unseen; False: "
-                   "removed/4 of each colour, openly (AM-3)", choices=(True, False)),
+                   "removed/4 of each colour, openly (AM-3)", choices=(True, False),
+                   label=N_("Removed unseen"),
+                   about=N_("On: the removed goods are drawn from the bag without looking. "
+                            "Off: the same number of each colour is removed, in the open.")),
         ),
+        summary=N_("Buyers, vendors and a fickle king in the market of Tlatelolco: slide the "
+                   "market's tiles, buy goods with your four buyers and collect the colours "
+                   "the king buys. With four players, partners play as a team."),
+        minutes=(20, 40),
     )
 
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tlatelolco.contract import Game, State
-from tlatelolco.games.aztec_market import rules
+from tlatelolco.games.aztec_market import rules, words
 from tlatelolco.games.aztec_market.components import (
     BUY,
     BUYER_NAMES,
@@ -16,6 +16,7 @@ from tlatelolco.games.aztec_market.components import (
     END_TURN,
     HOLE,
     HOLE_AT,
+    KING,
     KING_BUYS,
     KING_SKIPS,
     MOVE,
@@ -43,6 +44,7 @@ from tlatelolco.games.aztec_market.market import (
     START_COIN,
     Market,
 )
+from tlatelolco.i18n import Message
 
 PHASE_NAMES = ("build", "random build", "start coin", "choose", "restock", "pass moves",
                "pass coin", "pass king", "play", "over")
@@ -215,6 +217,10 @@ class AztecMarketState(State):
             return f"hole at {SQUARE_NAMES[action - HOLE_AT]}"
         return f"<action {action!r} outside 0..{NUM_ACTIONS - 1}>"
 
+    def describe_action(self, action: int) -> Message:
+        """`action` in words for the log (see `words`), on this state before it is applied."""
+        return words.describe(self, action)
+
     def _tile_at(self, square: int) -> str:
         tile = self._m.layout[square]
         return "nothing" if tile == HOLE else TILE_NAMES[tile]
@@ -248,25 +254,38 @@ class AztecMarketState(State):
         if action < MOVE:
             kind, square = divmod(action - PLACE, SQUARES)
             return {"kind": "place", "tile": TILE_NAMES[kind], "square": SQUARE_NAMES[square]}
-        if action < PAID_MOVE:
-            return {"kind": "move", "square": SQUARE_NAMES[action - MOVE], "paid_by": None}
-        if action < COIN:
-            square, buyer = divmod(action - PAID_MOVE, BUYERS_PER_PLAYER)
-            return {"kind": "move", "square": SQUARE_NAMES[square],
-                    "paid_by": BUYER_NAMES[seat][buyer]}
+        if action < COIN:  # `tile` and `to` (the hole it goes into) let a board mark the move
+            square, buyer = ((action - MOVE, None) if action < PAID_MOVE
+                             else divmod(action - PAID_MOVE, BUYERS_PER_PLAYER))
+            return {"kind": "move", "square": SQUARE_NAMES[square], "tile": self._tile_at(square),
+                    "to": self._square_name(self._m.hole),
+                    "paid_by": None if buyer is None else BUYER_NAMES[seat][buyer]}
         if action < BUY:
             return {"kind": "coin", "buyer": BUYER_NAMES[seat][action - COIN]}
-        if action < KING_BUYS:
+        if action < KING_BUYS:  # `square`: where the vendor stands now
             buyer, colour = divmod(action - BUY, NUM_COLOURS)
-            return {"kind": "buy", "buyer": BUYER_NAMES[seat][buyer], "vendor": COLOURS[colour]}
+            return {"kind": "buy", "buyer": BUYER_NAMES[seat][buyer], "vendor": COLOURS[colour],
+                    "square": self._square_name(self._where(colour))}
         if action < KING_SKIPS:
-            return {"kind": "king_buys", "vendor": COLOURS[action - KING_BUYS]}
+            colour = action - KING_BUYS
+            return {"kind": "king_buys", "vendor": COLOURS[colour],
+                    "square": self._square_name(self._where(colour)),
+                    "king": self._square_name(self._where(KING))}
         simple = {KING_SKIPS: "king_skips", PASS: "pass", PLAY: "play", END_TURN: "end_turn"}
         if action in simple:
             return {"kind": simple[action]}
         if action < HOLE_AT:
             return {"kind": "draw", "colour": COLOURS[action - DRAW]}
         return {"kind": "hole", "square": SQUARE_NAMES[action - HOLE_AT]}
+
+    def _where(self, tile: int) -> int:
+        """The square of a unique tile, -1 while it is not on the market."""
+        layout = self._m.layout
+        return layout.index(tile) if tile in layout else -1
+
+    @staticmethod
+    def _square_name(square: int) -> str | None:
+        return SQUARE_NAMES[square] if 0 <= square < SQUARES else None
 
     # --- results and views -------------------------------------------------------------------
     def returns(self) -> list[float]:

@@ -7,6 +7,7 @@ from tlatelolco.games.grand_bazaar import rules
 from tlatelolco.games.grand_bazaar.board import Bazaar
 from tlatelolco.games.grand_bazaar.cards import NUM_ACTIONS, NUM_CARDS, ROUNDS
 from tlatelolco.games.grand_bazaar.state import GrandBazaarState
+from tlatelolco.i18n import N_
 
 # A turn has at most 4 sells (only cards held at its start can be sold: no wash trades), at most
 # 4 buys (hand limit) and the end: 9 actions. Round 27 has no trading.
@@ -33,8 +34,14 @@ class GrandBazaarGame(Game):
         num_distinct_actions=NUM_ACTIONS,
         max_game_length=max_game_length(MAX_PLAYERS),
         options=(
-            Option("num_players", 3, "number of players (GB-2)", MIN_PLAYERS, MAX_PLAYERS),
+            Option("num_players", 3, "number of players (GB-2)", MIN_PLAYERS, MAX_PLAYERS,
+                   label=N_("Players"),
+                   about=N_("How many merchants trade at the bazaar, from 2 to 7.")),
         ),
+        summary=N_("Medieval merchants trade sapphires, rubies and emeralds while 27 price "
+                   "cards push the prices up and down. Buy at least one gem every turn, sell "
+                   "when the price is right, and finish with the most money."),
+        minutes=(20, 40),  # the rulebook gives no time; 27 quick rounds of short turns
     )
 
     def max_game_length(self) -> int:

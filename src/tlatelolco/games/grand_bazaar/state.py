@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tlatelolco.contract import CHANCE, TERMINAL, Game, State
-from tlatelolco.games.grand_bazaar import rules
+from tlatelolco.games.grand_bazaar import rules, words
 from tlatelolco.games.grand_bazaar.board import Bazaar
 from tlatelolco.games.grand_bazaar.cards import (
     BUY,
@@ -20,6 +20,7 @@ from tlatelolco.games.grand_bazaar.cards import (
     card_text,
     deck_text,
 )
+from tlatelolco.i18n import Message
 
 
 class GrandBazaarState(State):
@@ -98,6 +99,10 @@ class GrandBazaarState(State):
             return "end turn"
         return f"<action {action!r} outside 0..{NUM_ACTIONS - 1}>"
 
+    def describe_action(self, action: int) -> Message:
+        """The log's words for `action` (see `words`), on this state before it is applied."""
+        return words.describe(self, action)
+
     def action_aliases(self, action: int) -> tuple[str, ...]:
         if BUY <= action < END_TURN:
             verb, gem = self.action_to_string(action).split()
@@ -114,8 +119,11 @@ class GrandBazaarState(State):
             return {"kind": "buy", "gem": GEMS[action - BUY]}
         if SELL <= action < END_TURN:
             return {"kind": "sell", "gem": GEMS[action - SELL]}
-        if action == END_TURN:
-            return {"kind": "end_turn"}
+        if action == END_TURN:  # with the turn's trades, so that a board can show what it did
+            b = self._b
+            return {"kind": "end_turn",
+                    "bought": [g for i, g in enumerate(GEMS) if b.bought >> i & 1],
+                    "sold": [g for i, g in enumerate(GEMS) if b.sold >> i & 1]}
         raise ValueError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
 
     def returns(self) -> list[float]:

@@ -13,6 +13,7 @@ from tlatelolco.games.mexica.components import (
     TILE_COUNTS,
 )
 from tlatelolco.games.mexica.state import MexicaState
+from tlatelolco.i18n import N_
 
 
 def max_game_length(num_players: int) -> int:
@@ -42,7 +43,13 @@ class MexicaGame(Game):
         max_utility=1.0,
         num_distinct_actions=NUM_ACTIONS,
         max_game_length=max_game_length(4),
-        options=(Option("num_players", 4, "2 to 4 players (MX-1)", 2, 4),),
+        options=(Option("num_players", 4, "2 to 4 players (MX-1)", 2, 4,
+                        label=N_("Players"),
+                        about=N_("How many people play: from 2 to 4.")),),
+        summary=N_("Dig canals to cut the island of Tenochtitlan into districts, found them "
+                   "with calpulli tiles and build in them: the biggest builder of each district "
+                   "scores most at the two scorings."),
+        minutes=(60, 90),  # the rulebook states no length; a typical game among people
     )
 
     def max_game_length(self) -> int:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from tlatelolco.contract import Game, State, shared_victory
-from tlatelolco.games.mexica import notation, rules
+from tlatelolco.games.mexica import notation, rules, words
 from tlatelolco.games.mexica.board import AXIS_NAMES, NAMES, ROWS
 from tlatelolco.games.mexica.city import OVER, PHASE_NAMES, PLAYING, City
 from tlatelolco.games.mexica.components import MAX_ROUNDS, SIZES
+from tlatelolco.i18n import Message
 
 
 class MexicaState(State):
@@ -43,6 +44,10 @@ class MexicaState(State):
 
     def action_to_dict(self, action: int) -> dict[str, Any]:
         return notation.action_dict(action)
+
+    def describe_action(self, action: int) -> Message:
+        """The action in words for the log (see `words`), before it is applied."""
+        return words.describe(self, action)
 
     def _parse_action(self, text: str) -> int | None:
         return notation.parse(self._c, text)

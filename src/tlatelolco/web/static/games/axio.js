@@ -1,5 +1,5 @@
 /* Axio in the browser: the display of square tiles, the viewer's hand tile with its four
- * rotations, and every seat's score board (rules digest AX-1 ... AX-7).
+ * rotations, and every seat's score board.
  *
  * Drawn only from the view the shell passes (the engine's observation plus the legal moves).
  * Cells are (x, y) with x growing East and y growing North, as the engine numbers them; a
@@ -7,15 +7,24 @@
  *
  * Key path of a placement: ["cell:X,Y", "rot:R"] and, for a tile with an empty corner, a
  * third key "empty:COLOUR" (the colour named for that corner). Free cells are drawn on the
- * display, the rotations as four previews of the hand tile, the colours as swatches.
- * Which rotation scores what is previewed with CSS only (:has on the shell's pick/picked
- * classes), so no event handler of our own is attached.
+ * display, the rotations as four previews of the hand tile, the colours as swatches. Placed
+ * tiles and the empty squares around the display carry their "cell:X,Y" key too, so that a
+ * click on them can be explained (`attempt`) and the last tile of each seat marked
+ * (`lastMoveKeys`). Which rotation scores what is previewed with CSS only (:has on the
+ * shell's pick/picked classes), so no event handler of our own is attached.
+ *
+ * Every text a player reads goes through t()/tn() (catalogue: locale/es/.../axio.po).
  */
 (function () {
   "use strict";
 
+  const T = window.Tlatelolco;  // the shell's shared helpers
+  const t = (m, p) => T.t(m, p);
+  const tn = (s, p, n, params) => T.tn(s, p, n, params);
+  const svg = T.svg.bind(T), svgText = T.text.bind(T);
+
   const COLOURS = ["red", "green", "blue", "orange", "purple"];
-  const TRACK_TOP = 12; // AX-1: a colour track runs 0..12
+  const TRACK_TOP = 12; // a colour track runs 0..12
   const STACK = 12;
   // Symbols on the black circles (bright) and on the light page (darker), plus a shape per
   // colour so that the board reads without colour vision.
@@ -24,7 +33,6 @@
   const TINT = { red: "#f8d2cf", green: "#cdebd6", blue: "#d3e1fa", orange: "#fbe0bd", purple: "#e8d6f6" };
   const SHAPE = { red: "disc", green: "triangle", blue: "diamond", orange: "star", purple: "cross" };
   const GLYPH = { red: "●", green: "▲", blue: "◆", orange: "★", purple: "✚" };
-  const CORNER_NAMES = ["top-left", "top-right", "bottom-right", "bottom-left"];
   const CELL = 100; // display units per cell
   const CIRCLE = 0.41; // radius of a corner's quarter circle, in cells
   // Grid points of a cell's corners, clockwise from the top-left (y grows North).
@@ -32,15 +40,38 @@
   // Around grid point (px, py): [cell dx, cell dy, which corner of that cell touches it].
   const AROUND_POINT = [[-1, 0, 2], [0, 0, 3], [-1, -1, 1], [0, -1, 0]];
   const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+  const START_CELLS = [[0, 1], [1, 1], [1, 0], [0, 0]];
 
-  // The display as it was before its latest change, to mark the latest placements (the
-  // observation does not say which tile was placed last).
-  const memory = { gameId: null, version: -1, cells: null, prev: null };
+  // --- words ------------------------------------------------------------------------------
+  // Called when drawing, not when loading: the catalogue arrives after this file runs.
+
+  function colourWord(c) {
+    return { red: t("red"), green: t("green"), blue: t("blue"), orange: t("orange"),
+      purple: t("purple") }[c] || "";
+  }
+
+  function shapeWord(c) {
+    return { disc: t("disc"), triangle: t("triangle"), diamond: t("diamond"), star: t("star"),
+      cross: t("cross") }[SHAPE[c]] || "";
+  }
+
+  function cornerName(i) {
+    return [t("top-left"), t("top-right"), t("bottom-right"), t("bottom-left")][i];
+  }
+
+  function cornerWord(c) {
+    return c ? colourWord(c) : t("no symbol");
+  }
+
+  function tileWords(corners) {
+    return corners.map((c, i) => cornerName(i) + ": " + cornerWord(c)).join(", ");
+  }
+
+  function turnWord(deg) {
+    return deg ? t("turned {degrees}° clockwise", { degrees: deg }) : t("not turned");
+  }
 
   // --- small helpers ----------------------------------------------------------------------
-
-  const T = window.Tlatelolco;  // the shell's shared helpers
-  const svg = T.svg.bind(T), svgText = T.text.bind(T);
 
   function html(tag, cls, parent, content) {
     const node = document.createElement(tag);
@@ -51,26 +82,20 @@
   }
 
   const esc = (text) => T.escape(text), seatName = (view, seat) => T.seatName(view, seat);
+  // A translated sentence as HTML: its own text escaped, `params` (HTML already) filled in.
+  const fillHtml = (text, params) => T.fill(esc(text), params);
 
   function turned(corners, degrees) {
     const r = ((Math.round(degrees / 90) % 4) + 4) % 4;
     return r ? corners.slice(4 - r).concat(corners.slice(0, 4 - r)) : corners.slice();
   }
 
-  function cornerWord(c) {
-    return c ? c : "empty";
-  }
-
-  function tileWords(corners) {
-    return corners.map((c, i) => CORNER_NAMES[i] + " " + cornerWord(c)).join(", ");
-  }
-
-  function plural(n, word, many) {
-    return n + " " + (n === 1 ? word : (many || word + "s"));
-  }
-
   function boardValues(board) {
     return COLOURS.map((c) => Number((board || {})[c] || 0));
+  }
+
+  function cellKey(x, y) {
+    return "cell:" + x + "," + y;
   }
 
   // --- symbols and tiles ------------------------------------------------------------------
@@ -140,11 +165,11 @@
     svg("circle", { cx: x + size / 2, cy: y + size / 2, r: size * 0.22, class: "ax-back-mark" }, parent);
   }
 
-  // --- the rules the previews need (AX-3) -------------------------------------------------
+  // --- the rules the previews need --------------------------------------------------------
 
   function cellMap(display) {
     const map = new Map();
-    for (const t of display || []) map.set(t.x + "," + t.y, t.corners);
+    for (const tile of display || []) map.set(tile.x + "," + tile.y, tile.corners);
     return map;
   }
 
@@ -165,8 +190,8 @@
   function circleAround(cells, px, py) {
     const out = [];
     for (const [dx, dy, corner] of AROUND_POINT) {
-      const t = cells.get(px + dx + "," + (py + dy));
-      if (t) out.push(t[corner]);
+      const corners = cells.get(px + dx + "," + (py + dy));
+      if (corners) out.push(corners[corner]);
     }
     return out;
   }
@@ -203,7 +228,7 @@
   // --- the display ------------------------------------------------------------------------
 
   function drawDisplay(main, view, ctx) {
-    const { cells, free, legalCells, fresh, hand } = ctx;
+    const { cells, free, legalCells, hand } = ctx;
     const pos = (x, y) => [x * CELL, -(y + 1) * CELL]; // top-left of cell (x, y)
     let xs = [], ys = [];
     for (const k of cells.keys()) { const [x, y] = k.split(",").map(Number); xs.push(x); ys.push(y); }
@@ -217,10 +242,13 @@
     const pad = 0.45 * CELL, label = 0.35 * CELL;
     const vx = x0 * CELL - pad - label, vy = -y1 * CELL - pad - label;
     const vw = (x1 - x0) * CELL + 2 * pad + label, vh = (y1 - y0) * CELL + 2 * pad + label;
+    const scroller = html("div", "ax-scroll", main);
+    let aria = tn("Axio display: {n} tile placed", "Axio display: {n} tiles placed", cells.size);
+    if (free.size) aria += ", " + tn("{n} free cell next to it", "{n} free cells next to it", free.size);
+    // --ax-w: the width in display units, so that a phone's CSS can keep a cell >= 32 px wide.
     const s = svg("svg", { viewBox: `${vx} ${vy} ${vw} ${vh}`, class: "ax-display", role: "group",
-      "aria-label": `Axio display: ${plural(cells.size, "tile")} placed` +
-        (free.size ? `, ${plural(free.size, "free cell")} next to it` : "") });
-    main.appendChild(s);
+      "aria-label": aria, style: `--ax-w:${vw}` });
+    scroller.appendChild(s);
     svg("rect", { x: vx, y: vy, width: vw, height: vh, rx: 18, class: "ax-table" }, s);
     // A faint grid of the cells, and the coordinates along the top and the left side.
     const grid = svg("g", { class: "ax-grid" }, s);
@@ -230,14 +258,27 @@
     for (let x = x0; x < x1; x++) svgText(axis, (x + 0.5) * CELL, -y1 * CELL - pad * 0.35, "x " + x, { "text-anchor": "middle" });
     for (let y = y0; y < y1; y++) svgText(axis, x0 * CELL - pad * 0.35, -(y + 0.5) * CELL + 6, "y " + y, { "text-anchor": "end" });
 
+    // Empty squares away from the display: no move, but a click on one is explained.
+    const voids = svg("g", { class: "ax-void-layer" }, s);
+    for (let x = x0; x < x1; x++) {
+      for (let y = y0; y < y1; y++) {
+        const k = x + "," + y;
+        if (cells.has(k) || free.has(k)) continue;
+        const [px, py] = pos(x, y);
+        const g = svg("g", { class: "ax-void", "data-key": cellKey(x, y) }, voids);
+        svg("rect", { x: px, y: py, width: CELL, height: CELL, class: "ax-void-area" }, g);
+      }
+    }
+
     // Free cells: the placements' first key.
     const freeLayer = svg("g", { class: "ax-free-layer" }, s);
     const sortedFree = [...free.entries()].sort((a, b) => b[1][1] - a[1][1] || a[1][0] - b[1][0]);
     for (const [k, [x, y]] of sortedFree) {
       const [px, py] = pos(x, y);
       const legal = legalCells.has(k);
-      const g = svg("g", { class: "ax-cell", "data-key": "cell:" + k,
-        "aria-label": `free cell (${k}): place your tile here` }, freeLayer);
+      const g = svg("g", { class: "ax-cell", "data-key": cellKey(x, y),
+        "aria-label": legal ? t("free cell ({x},{y}): place your tile here", { x, y })
+          : t("free cell ({x},{y})", { x, y }) }, freeLayer);
       svg("rect", { x: px + 5, y: py + 5, width: CELL - 10, height: CELL - 10, rx: 9, class: "ax-free" }, g);
       svgText(g, px + CELL / 2, py + CELL / 2 + 6, k, { class: "ax-free-label", "text-anchor": "middle" });
       if (legal && hand) {
@@ -249,30 +290,22 @@
       }
     }
 
-    // Placed tiles.
+    // Placed tiles, each with a ring the last-move and highlight marks show (CSS).
     const tiles = svg("g", { class: "ax-tiles" }, s);
-    for (const t of view.observation.display || []) {
-      const [px, py] = pos(t.x, t.y);
-      const isFresh = fresh.has(t.x + "," + t.y);
-      const g = drawTile(tiles, px, py, CELL, t.corners, isFresh ? "ax-fresh" : "");
-      const title = svg("title", {}, g);
-      title.textContent = `(${t.x},${t.y}) tile ${t.tile}, rot ${t.rotation}: ${tileWords(t.corners)}` +
-        (isFresh ? " (just placed)" : "");
-    }
-    // The latest placements get a ring on top, so neighbours do not hide it.
-    for (const k of fresh) {
-      if (!cells.has(k)) continue;
-      const [x, y] = k.split(",").map(Number);
-      const [px, py] = pos(x, y);
-      svg("rect", { x: px + 1, y: py + 1, width: CELL - 2, height: CELL - 2, rx: 9, class: "ax-fresh-ring" }, tiles);
+    for (const tile of view.observation.display || []) {
+      const [px, py] = pos(tile.x, tile.y);
+      const g = drawTile(tiles, px, py, CELL, tile.corners);
+      g.setAttribute("data-key", cellKey(tile.x, tile.y));
+      svg("rect", { x: px + 4, y: py + 4, width: CELL - 8, height: CELL - 8, rx: 9, class: "ax-last-ring" }, g);
+      svg("title", {}, g).textContent = `(${tile.x},${tile.y}) ` + tileWords(tile.corners);
     }
     if (cells.size < 4) {
-      for (const [x, y] of [[0, 1], [1, 1], [1, 0], [0, 0]]) {
+      for (const [x, y] of START_CELLS) {
         if (cells.has(x + "," + y)) continue;
         const [px, py] = pos(x, y);
         svg("rect", { x: px + 5, y: py + 5, width: CELL - 10, height: CELL - 10, rx: 9, class: "ax-start-slot" }, tiles);
       }
-      svgText(tiles, CELL, -2 * CELL - 18, "start square", { class: "ax-note", "text-anchor": "middle" });
+      svgText(tiles, CELL, -2 * CELL - 18, t("start square"), { class: "ax-note", "text-anchor": "middle" });
     }
   }
 
@@ -288,40 +321,37 @@
         box.remove();
         return;
       }
+      head.textContent = t("Your hand");
       if (view.viewer === null || view.viewer === undefined) {
-        head.textContent = "Hand tiles";
-        html("p", "ax-dim", box, "Each player's hand tile is private (AX-6): a spectator sees none.");
+        head.textContent = t("Hand tiles");
+        html("p", "ax-dim", box, t("Each player's hand tile is private: a spectator sees none."));
       } else if (obs.phase === "start square" || obs.phase === "first hands") {
-        head.textContent = "Your hand";
-        html("p", "ax-dim", box, "Your first tile comes from your stack once the start square is laid.");
+        html("p", "ax-dim", box, t("Your first tile comes from your stack once the start square is laid."));
       } else if (obs.phase === "extra draw" && obs.turn_of === view.viewer) {
-        head.textContent = "Your hand";
-        html("p", "ax-dim", box, "AXIO! A tile is drawn for you from the general supply.");
+        html("p", "ax-dim", box, t("AXIO! A tile is drawn for you from the general supply."));
       } else {
-        head.textContent = "Your hand";
-        html("p", "ax-dim", box, "You hold no tile right now: you draw the next one from your stack " +
-          "when your turn is over.");
+        html("p", "ax-dim", box, t("You hold no tile right now: you draw the next one from your stack when your turn is over."));
       }
       return;
     }
     const mine = ctx.myTurn;
-    head.textContent = obs.extra_turn && mine ? "Your tile: AXIO! extra turn" : "Your tile";
+    head.textContent = obs.extra_turn && mine ? t("Your tile: AXIO! extra turn") : t("Your tile");
     const hasEmpty = hand.corners.includes(null);
     const hint = html("p", "ax-hint", box);
     if (mine) {
-      hint.textContent = "Pick a free cell, then a rotation" +
-        (hasEmpty ? ", then a colour for the empty corner" : "") +
-        ". Under each rotation: its points in the cell picked or pointed at" +
-        (hasEmpty ? " (◌: what the named colour adds)." : ".");
+      hint.textContent = hasEmpty
+        ? t("Pick a free cell, then a rotation, then a colour for the empty corner. Under each rotation: its points in the cell picked or pointed at (◌: what the named colour adds).")
+        : t("Pick a free cell, then a rotation. Under each rotation: its points in the cell picked or pointed at.");
     } else {
-      hint.textContent = "Turned clockwise. Point at a free cell to see what each rotation " +
-        "would score there now" + (hasEmpty ? " (◌: what the named colour adds)." : ".");
+      hint.textContent = hasEmpty
+        ? t("Turned clockwise. Point at a free cell to see what each rotation would score there now (◌: what the named colour adds).")
+        : t("Turned clockwise. Point at a free cell to see what each rotation would score there now.");
     }
     // Sized for a column about 300 px wide, one unit to a pixel.
-    const W = 70, gap = 6, T = 56, top = 5, LINE = 14;
-    const width = 4 * W + 3 * gap, height = top + T + 18 + 3 * LINE + 4;
+    const W = 70, gap = 6, TS = 56, top = 5, LINE = 14;
+    const width = 4 * W + 3 * gap, height = top + TS + 18 + 3 * LINE + 4;
     const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "ax-rotations", role: "group",
-      "aria-label": "your hand tile in its four rotations" }, box);
+      "aria-label": t("your hand tile in its four rotations") }, box);
     // Cells whose scores are previewed: the legal ones on your turn, else every free cell
     // (hovering one while waiting shows what each rotation would score there now).
     const previewCells = mine ? [...ctx.legalCells] : [...ctx.free.keys()];
@@ -329,10 +359,15 @@
       const x = i * (W + gap);
       const corners = turned(hand.corners, deg);
       const g = svg("g", { class: "ax-rot", "data-key": "rot:" + deg,
-        "aria-label": `rotation ${deg} degrees clockwise: ${tileWords(corners)}` }, s);
+        "aria-label": turnWord(deg) + ": " + tileWords(corners) }, s);
       svg("rect", { x, y: 0, width: W, height, rx: 8, class: "ax-rot-bg" }, g);
-      drawTile(g, x + (W - T) / 2, top, T, corners);
-      svgText(g, x + W / 2, top + T + 14, deg === 0 ? "0° drawn" : deg + "°", { class: "ax-rot-label", "text-anchor": "middle" });
+      drawTile(g, x + (W - TS) / 2, top, TS, corners);
+      const name = svgText(g, x + W / 2, top + TS + 14, deg === 0 ? t("0° as drawn") : deg + "°",
+        { class: "ax-rot-label", "text-anchor": "middle" });
+      if (name.textContent.length > 9) { // squeezed into the card rather than cut off
+        name.setAttribute("textLength", String(W - 8));
+        name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
       // What this rotation scores in each legal cell: shown by CSS for the picked (or
       // hovered) cell.
       const rows = svg("g", { class: "ax-pts-layer" }, g);
@@ -340,26 +375,32 @@
         const [cx, cy] = k.split(",").map(Number);
         const res = placementScore(ctx.cells, cx, cy, corners, ctx.myBoard);
         const pg = svg("g", { class: "ax-pts", "data-for": k }, rows);
-        pointsRow(pg, x + W / 2, top + T + 18 + LINE, res, LINE);
+        pointsRow(pg, x + W / 2, top + TS + 18 + LINE, res, LINE);
       }
-      svgText(rows, x + W / 2, top + T + 18 + LINE, mine ? "pick a cell" : previewCells.length ? "point at a cell" : "",
+      svgText(rows, x + W / 2, top + TS + 18 + LINE, mine ? t("pick a cell") : previewCells.length ? t("point at a cell") : "",
         { class: "ax-pts-none", "text-anchor": "middle" });
     });
     if (hasEmpty) {
       const sw = html("div", "ax-swatches", box);
-      html("div", "ax-swatch-title", sw, mine ? "Name a colour for the empty corner (it scores as that colour):"
-        : "This tile has an empty corner: you name a colour for it when you place it.");
+      html("div", "ax-swatch-title", sw, mine ? t("Name a colour for the empty corner (it scores as that colour):")
+        : t("This tile has an empty corner: you name a colour for it when you place it."));
       const SW = 58.4;
       const ss = svg("svg", { viewBox: `0 0 ${5 * SW} 54`, class: "ax-swatch-svg", role: "group",
-        "aria-label": "colours to name for the empty corner" }, sw);
+        "aria-label": t("colours to name for the empty corner") }, sw);
       COLOURS.forEach((c, i) => {
         const g = svg("g", { class: "ax-swatch", "data-key": "empty:" + c,
-          "aria-label": `name ${c} for the empty corner` }, ss);
+          "aria-label": t("name {colour} for the empty corner", { colour: colourWord(c) }) }, ss);
         svg("rect", { x: i * SW + 1, y: 1, width: SW - 4, height: 52, rx: 8, class: "ax-rot-bg" }, g);
         token(g, c, i * SW + SW / 2 - 1, 21, 14);
-        svgText(g, i * SW + SW / 2 - 1, 48, c, { class: "ax-rot-label", "text-anchor": "middle" });
+        svgText(g, i * SW + SW / 2 - 1, 48, colourWord(c), { class: "ax-rot-label", "text-anchor": "middle" });
       });
     }
+  }
+
+  /** "colour +n" for a tooltip, with "(reaches 12: AXIO!)" when it does. */
+  function gainWords(c, n, axio) {
+    return axio ? t("{colour} +{n} (reaches 12: AXIO!)", { colour: colourWord(c), n })
+      : colourWord(c) + " +" + n;
   }
 
   /** "▲+2 ◆+1" chips, centred at (cx, y); AXIO! marks a colour reaching 12. */
@@ -392,33 +433,33 @@
     const named = res.empty ? COLOURS.map((c) => ({ c, n: res.empty[c].extra, axio: res.empty[c].axio }))
       .filter((e) => e.n > 0) : [];
     if (res.empty) {
-      const t = svgText(parent, cx, y + line * LINE, named.length ? "◌" : "◌ +0",
+      const label = svgText(parent, cx, y + line * LINE, named.length ? "◌" : "◌ +0",
         { class: "ax-pts-empty", "text-anchor": "middle" });
       let chars = 1;
       for (const e of named) {
-        const g = svg("tspan", { fill: INK[e.c], "font-weight": 700 }, t);
-        g.textContent = "\u2009" + GLYPH[e.c] + "+" + e.n + (e.axio ? "★" : "");
-        chars += g.textContent.length;
+        const span = svg("tspan", { fill: INK[e.c], "font-weight": 700 }, label);
+        span.textContent = "\u2009" + GLYPH[e.c] + "+" + e.n + (e.axio ? "★" : "");
+        chars += span.textContent.length;
       }
       if (chars * 6.2 > 66) { // three colours to name: squeeze the line into the card
-        t.setAttribute("textLength", "66");
-        t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+        label.setAttribute("textLength", "66");
+        label.setAttribute("lengthAdjust", "spacingAndGlyphs");
       }
-      const title = svg("title", {}, t);
-      title.textContent = named.length ? "naming a colour for the empty corner adds: " +
-        named.map((e) => e.c + " +" + e.n + (e.axio ? " (reaches 12: AXIO!)" : "")).join(", ")
-        : "the empty corner's circle has no colour to match";
+      svg("title", {}, label).textContent = named.length
+        ? t("naming a colour for the empty corner adds: {gains}",
+          { gains: named.map((e) => gainWords(e.c, e.n, e.axio)).join(", ") })
+        : t("the empty corner's circle has no colour to match");
     }
-    const title = svg("title", {}, parent);
-    title.textContent = "scores " + (parts.length ? parts.map((p) => p.c + " +" + p.n +
-      (p.axio ? " (reaches 12: AXIO!)" : "")).join(", ") : "nothing");
+    svg("title", {}, parent).textContent = parts.length
+      ? t("scores {gains}", { gains: parts.map((p) => gainWords(p.c, p.n, p.axio)).join(", ") })
+      : t("scores nothing");
   }
 
   /** The CSS rules that show a picked (or hovered) cell's points under each rotation. */
   function previewStyle(root, cells) {
     const rules = [];
     for (const k of cells) {
-      const sel = `[data-key="cell:${k}"]`;
+      const sel = `.ax-cell[data-key="cell:${k}"]`;
       rules.push(`.axio-board:has(${sel}.picked) .ax-pts[data-for="${k}"],` +
         `.axio-board:not(:has(.ax-cell.picked)):has(${sel}:is(:hover,:focus-visible)) .ax-pts[data-for="${k}"]` +
         `{display:inline}`);
@@ -430,11 +471,11 @@
 
   // --- the score boards -------------------------------------------------------------------
 
-  function drawBoards(side, view, ctx) {
+  function drawBoards(side, view) {
     const obs = view.observation;
     const n = (obs.scores || []).length;
     const box = html("section", "ax-panel ax-boards", side);
-    html("h3", "", box, n === 1 ? "Score board (solo)" : "Score boards");
+    html("h3", "", box, n === 1 ? t("Score board (solo)") : t("Score boards"));
     const returns = obs.returns || (view.result && view.result.returns) || null;
     const best = returns ? Math.max(...returns) : null;
     (obs.scores || []).forEach((board, seat) => {
@@ -448,26 +489,27 @@
       const chips = html("span", "ax-chips", h);
       if (obs.terminal && returns) {
         if (returns[seat] > 0 && returns[seat] === best && n > 1) {
-          html("span", "ax-chip ax-win", chips, returns[seat] < 1 ? "shared win" : "winner");
+          html("span", "ax-chip ax-win", chips, returns[seat] < 1 ? t("shared win") : t("victory"));
         }
       } else {
         const holding = (obs.holding || [])[seat];
         if (!holding && (obs.stacks || [])[seat] === 0 && seat !== obs.turn_of) {
-          html("span", "ax-chip ax-off", chips, "all placed");
+          html("span", "ax-chip ax-off", chips, t("all placed"));
         }
       }
       const stack = (obs.stacks || [])[seat];
       const placed = (obs.placed_from_stack || [])[seat];
       if (!obs.terminal) {
-        html("span", "ax-chip", chips, `stack ${stack}`).title =
-          `${plural(stack, "tile")} face down in the stack; ${placed}/${STACK} stack tiles placed`;
+        html("span", "ax-chip", chips, t("stack {n}", { n: stack })).title =
+          tn("{n} tile face down in the stack", "{n} tiles face down in the stack", stack) + "; " +
+          t("{placed} of {total} stack tiles placed", { placed, total: STACK });
       }
-      const lowChip = html("span", "ax-chip ax-low", chips, "lowest " + low);
-      lowChip.title = "the result is the lowest colour (AX-5)";
+      const lowChip = html("span", "ax-chip ax-low", chips, t("lowest {n}", { n: low }));
+      lowChip.title = t("the result is the lowest colour");
       const RH = 20, rows = COLOURS.length;
       const s = svg("svg", { viewBox: `0 0 372 ${rows * RH + 2}`, class: "ax-tracks", role: "img",
-        "aria-label": `${seatName(view, seat)}: ` + COLOURS.map((c, i) => `${c} ${vals[i]}`).join(", ") +
-          `; lowest ${low}` }, b);
+        "aria-label": `${seatName(view, seat)}: ` + COLOURS.map((c, i) => `${colourWord(c)} ${vals[i]}`).join(", ") +
+          "; " + t("lowest {n}", { n: low }) }, b);
       COLOURS.forEach((c, i) => {
         const y = 1 + i * RH, v = vals[i];
         const isLow = v === low;
@@ -484,7 +526,7 @@
         }
         const val = svgText(s, 348, y + RH / 2 + 5, v === TRACK_TOP ? "12★" : String(v),
           { class: "ax-val" + (isLow ? " ax-val-low" : ""), "text-anchor": "middle", style: `fill:${INK[c]}` });
-        if (v === TRACK_TOP) svg("title", {}, val).textContent = `${c} reached 12: AXIO!`;
+        if (v === TRACK_TOP) svg("title", {}, val).textContent = t("{colour} reached 12: AXIO!", { colour: colourWord(c) });
       });
     });
   }
@@ -494,27 +536,25 @@
     const box = html("div", "ax-supply", parent);
     const s = svg("svg", { viewBox: "0 0 44 40", class: "ax-supply-icon", "aria-hidden": "true" }, box);
     for (let i = 3; i >= 0; i--) tileBack(s, 4 + i * 3, 2 + i * 3, 26);
-    const t = html("div", "ax-supply-text", box);
-    html("strong", "", t, `General supply: ${plural(obs.supply, "tile")} face down`);
-    t.appendChild(document.createTextNode(obs.supply ? " · AXIO! extra turns draw from it"
-      : " · empty: no more extra turns"));
+    const text = html("div", "ax-supply-text", box);
+    html("strong", "", text, tn("General supply: {n} tile face down", "General supply: {n} tiles face down", obs.supply));
+    text.appendChild(document.createTextNode(" · " + (obs.supply ? t("AXIO! extra turns draw from it")
+      : t("empty: no more extra turns"))));
   }
 
   function drawLegend(parent) {
     const box = html("div", "ax-legend", parent);
     const s = svg("svg", { viewBox: "0 0 600 30", class: "ax-legend-svg", role: "img",
-      "aria-label": "legend: " + COLOURS.map((c) => `${c} ${SHAPE[c]}`).join(", ") +
-        ", dotted arc: empty corner" }, box);
+      "aria-label": t("legend: {symbols}, dotted arc: empty corner",
+        { symbols: COLOURS.map((c) => `${colourWord(c)} ${shapeWord(c)}`).join(", ") }) }, box);
     COLOURS.forEach((c, i) => {
       token(s, c, 14 + i * 88, 15, 12);
-      svgText(s, 31 + i * 88, 20, c, { class: "ax-legend-word", style: `fill:${INK[c]}` });
+      svgText(s, 31 + i * 88, 20, colourWord(c), { class: "ax-legend-word", style: `fill:${INK[c]}` });
     });
     const x = 14 + 5 * 88;
     svg("path", { d: `M${x - 10},4 A22,22 0 0 0 ${x + 12},26`, class: "ax-empty-arc" }, s);
-    svgText(s, x + 18, 20, "empty corner", { class: "ax-legend-word", style: "fill:#6b6357" });
-    html("div", "ax-dim", box, "The four corners around a grid point make one circle. A placed corner " +
-      "scores 1 point in its colour for every other symbol of that colour in its circle; an empty " +
-      "corner scores as the colour its player names.");
+    svgText(s, x + 18, 20, t("empty corner"), { class: "ax-legend-word", style: "fill:#6b6357" });
+    html("div", "ax-dim ax-legend-note", box, t("The four corners around a grid point make one circle. A placed corner scores 1 point in its colour for every other symbol of that colour in its circle; an empty corner scores as the colour its player names."));
   }
 
   /** What the shell's turn line cannot say: AXIO! extra turns, the start square, draws. */
@@ -523,21 +563,26 @@
     const mover = obs.to_move;
     const pending = Number(obs.extra_turns_pending || 0);
     const me = (seat) => seat === view.viewer;
+    const name = (seat) => seatName(view, seat);
     let main = "", sub = "";
     if (obs.terminal || view.status === "finished") return;
     if (mover >= 0 && obs.extra_turn) {
-      main = me(mover) ? "AXIO! Your extra turn" : `AXIO! Extra turn for ${seatName(view, mover)}`;
-      sub = "The tile comes from the general supply; the own stack is drawn from afterwards.";
+      main = me(mover) ? t("AXIO! Your extra turn") : t("AXIO! Extra turn for {name}", { name: name(mover) });
+      sub = t("The tile comes from the general supply; the own stack is drawn from afterwards.");
     } else if (mover < 0 && (obs.display || []).length < 4) {
-      main = `Laying out the start square (${(obs.display || []).length} of 4 tiles)`;
+      main = t("Laying out the start square ({n} of 4 tiles)", { n: (obs.display || []).length });
     } else if (mover < 0 && obs.phase === "extra draw") {
-      main = `AXIO! A tile is drawn from the general supply for ${me(obs.turn_of) ? "you" : seatName(view, obs.turn_of)}`;
+      main = me(obs.turn_of) ? t("AXIO! A tile is drawn from the general supply for you")
+        : t("AXIO! A tile is drawn from the general supply for {name}", { name: name(obs.turn_of) });
     } else if (mover < 0) {
-      main = `A tile is drawn for ${me(obs.turn_of) ? "you" : seatName(view, obs.turn_of)}`;
+      main = me(obs.turn_of) ? t("A tile is drawn for you") : t("A tile is drawn for {name}", { name: name(obs.turn_of) });
     }
     if (pending) {
-      sub += (sub ? " " : "") + `${me(obs.turn_of) ? "You have" : seatName(view, obs.turn_of) + " has"} ` +
-        `${plural(pending, "more extra turn")} to come.`;
+      const more = me(obs.turn_of)
+        ? tn("You have {n} more extra turn to come.", "You have {n} more extra turns to come.", pending)
+        : tn("{name} has {n} more extra turn to come.", "{name} has {n} more extra turns to come.", pending,
+          { name: name(obs.turn_of) });
+      sub += (sub ? " " : "") + more;
     }
     if (!main && !sub) return;
     const box = html("div", "ax-status" + (obs.extra_turn || pending ? " ax-axio-note" : ""), parent);
@@ -547,31 +592,11 @@
 
   // --- draw -------------------------------------------------------------------------------
 
-  /** The tiles placed since the display last changed (kept across redraws and draws). */
-  function freshCells(view, cells) {
-    const id = view.game_id || "";
-    const version = Number(view.version || 0);
-    const now = new Set(cells.keys());
-    if (memory.gameId !== id || version < memory.version || !memory.cells) {
-      memory.cells = now;
-      memory.prev = null;
-    } else if (now.size !== memory.cells.size) { // the display only grows
-      memory.prev = memory.cells;
-      memory.cells = now;
-    }
-    memory.gameId = id;
-    memory.version = version;
-    const fresh = new Set();
-    const prev = memory.prev;
-    if (prev && prev.size >= 4) for (const k of now) if (!prev.has(k)) fresh.add(k);
-    return fresh;
-  }
-
   function draw(root, view) {
     const obs = view.observation;
     const wrap = html("div", "axio-board", root);
     if (!obs) {
-      html("p", "ax-dim", wrap, "Waiting for the game to start.");
+      html("p", "ax-dim", wrap, t("Waiting for the game to start."));
       return;
     }
     const cells = cellMap(obs.display);
@@ -582,7 +607,6 @@
       cells, legal, legalCells,
       free: obs.terminal ? new Map() : freeCells(cells),
       hand: obs.hand || null,
-      fresh: freshCells(view, cells),
       myTurn: viewerSeat !== null && obs.to_move === viewerSeat && legal.length > 0,
       myBoard: viewerSeat !== null && obs.scores && obs.scores[viewerSeat]
         ? Object.fromEntries(COLOURS.map((c) => [c, Number(obs.scores[viewerSeat][c] || 0)]))
@@ -593,28 +617,97 @@
     const side = html("div", "ax-side", wrap);
     statusLine(main, view);
     drawDisplay(main, view, ctx);
-    const foot = html("div", "ax-foot ax-dim", main);
-    foot.textContent = `x grows East (right), y grows North (up) · ${plural(cells.size, "tile")} on the display` +
-      (ctx.fresh.size ? ` · gold ring: the ${ctx.fresh.size === 1 ? "newest tile" : "newest tiles"}` : "");
+    html("div", "ax-foot ax-dim", main, t("x grows East (right), y grows North (up)") + " · " +
+      tn("{n} tile on the display", "{n} tiles on the display", cells.size));
     drawSupply(main, view);
     drawLegend(main);
     drawHand(side, view, ctx);
-    drawBoards(side, view, ctx);
+    drawBoards(side, view);
     if (ctx.hand) previewStyle(wrap, ctx.myTurn ? legalCells : ctx.free.keys());
   }
 
-  // --- keys -------------------------------------------------------------------------------
+  // --- keys, their words, wrong clicks and the last move ------------------------------------
 
   function keys(move) {
     if (!move || move.kind !== "place") return [move && move.kind ? String(move.kind) : "?"];
-    const path = ["cell:" + move.x + "," + move.y, "rot:" + move.rotation];
+    const path = [cellKey(move.x, move.y), "rot:" + move.rotation];
     if (move.empty) path.push("empty:" + move.empty);
     return path;
   }
 
-  // --- the end of the game (AX-5) ---------------------------------------------------------
+  const CELL_KEY = /^cell:(-?\d{1,4}),(-?\d{1,4})$/;
+  const ROT_KEY = /^rot:(0|90|180|270)$/;
+  const EMPTY_KEY = /^empty:([a-z]{1,6})$/;
 
-  const ORDINAL = ["lowest", "second-lowest", "third-lowest", "fourth-lowest", "highest"];
+  /** A pick key in words, for the shell's "Picked: ..." line. */
+  function label(key) {
+    let m = CELL_KEY.exec(key || "");
+    if (m) return t("cell ({x},{y})", { x: Number(m[1]), y: Number(m[2]) });
+    m = ROT_KEY.exec(key || "");
+    if (m) return turnWord(Number(m[1]));
+    m = EMPTY_KEY.exec(key || "");
+    if (m && COLOURS.includes(m[1])) return t("{colour} for the empty corner", { colour: colourWord(m[1]) });
+    return null;
+  }
+
+  /** The placement (in the engine's notation) meant by a click on `key`, which is not
+   * pickable now, after the keys of `path`; null when no placement is meant. A cell alone
+   * means its first rotation and, for a tile with an empty corner, the first colour: the
+   * engine then explains what is wrong with the cell itself (taken, or not touching the
+   * display along an edge), or that the placement is legal after all. */
+  function attempt(path, key, view) {
+    const obs = view && view.observation;
+    if (!obs || obs.terminal || typeof key !== "string") return null;
+    const picked = path || [];
+    const first = CELL_KEY.exec(picked[0] || "");
+    const pickedRot = picked.map((k) => ROT_KEY.exec(k)).find(Boolean) || null;
+    let cell = CELL_KEY.exec(key), rot = null, named = null;
+    if (cell) {
+      // a cell of its own: its first rotation
+    } else if (ROT_KEY.test(key) && first) {
+      cell = first;
+      rot = ROT_KEY.exec(key);
+    } else if (EMPTY_KEY.test(key) && first && pickedRot) {
+      cell = first;
+      rot = pickedRot;
+      named = EMPTY_KEY.exec(key);
+    } else {
+      return null;  // a rotation or a colour with no cell picked: no placement in mind
+    }
+    const hand = obs.hand;
+    let colour = named ? named[1] : null;
+    if (!colour && hand && (hand.corners || []).includes(null)) colour = COLOURS[0];
+    return `place at (${Number(cell[1])},${Number(cell[2])}) rot ${rot ? rot[1] : 0}` +
+      (colour ? ` empty=${colour}` : "");
+  }
+
+  /** The board elements of a move: the cell of a placed tile (a draw shows nothing). */
+  function lastMoveKeys(move, view) {
+    if (!move) return [];
+    if (move.kind === "place") return [cellKey(move.x, move.y)];
+    if (move.kind === "start") {
+      const obs = (view && view.observation) || {};
+      const tile = (obs.display || []).find((d) => d.tile === move.tile);
+      return tile ? [cellKey(tile.x, tile.y)] : [];
+    }
+    return [];
+  }
+
+  // --- the end of the game ----------------------------------------------------------------
+
+  function ordinalColour(i) {
+    return [t("the lowest colour"), t("the second-lowest colour"), t("the third-lowest colour"),
+      t("the fourth-lowest colour"), t("the highest colour")][i];
+  }
+
+  /** "a and b", "a, b and c" ... of HTML parts (up to the four seats of a game). */
+  function listHtml(parts) {
+    const [a, b, c, d] = parts;
+    if (parts.length === 2) return fillHtml(t("{a} and {b}"), { a, b });
+    if (parts.length === 3) return fillHtml(t("{a}, {b} and {c}"), { a, b, c });
+    if (parts.length === 4) return fillHtml(t("{a}, {b}, {c} and {d}"), { a, b, c, d });
+    return parts.join(", ");
+  }
 
   function compareKeys(a, b) {
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
@@ -625,14 +718,15 @@
     const obs = view.observation || {};
     const boards = (obs.scores || []).map(boardValues);
     const n = boards.length;
-    if (!n) return "<p>The game is over.</p>";
+    if (!n) return "<p>" + esc(t("The game is over.")) + "</p>";
     const sorted = boards.map((v) => v.slice().sort((a, b) => a - b));
     const returns = (view.result && view.result.returns) || obs.returns || [];
     const name = (s) => "<strong>" + esc(seatName(view, s)) + "</strong>";
+    const strong = (v) => "<strong>" + esc(v) + "</strong>";
     const lines = [];
     if (n === 1) {
-      lines.push(`<p>Solo game: ${name(0)} ends with <strong>${sorted[0][0]}</strong> in the lowest colour ` +
-        `(the result to beat next time).</p>`);
+      lines.push(fillHtml(t("Solo game: {name} ends with {low} in the lowest colour (the result to beat next time)."),
+        { name: name(0), low: strong(sorted[0][0]) }));
     } else {
       let best = sorted[0];
       for (const k of sorted) if (compareKeys(k, best) > 0) best = k;
@@ -644,13 +738,15 @@
       }
       const lowOf = (s) => sorted[s][0];
       if (winners.length === 1) {
-        lines.push(`<p>${name(winners[0])} wins with <strong>${lowOf(winners[0])}</strong> in the lowest colour.</p>`);
+        lines.push(fillHtml(t("{name} wins with {low} in the lowest colour."),
+          { name: name(winners[0]), low: strong(lowOf(winners[0])) }));
       } else if (winners.length === n) {
-        lines.push(`<p>Shared victory of everyone: all tracks sorted from low to high are equal ` +
-          `(${sorted[winners[0]].join(", ")}).</p>`);
+        lines.push(fillHtml(t("Shared victory of everyone: all tracks sorted from low to high are equal ({values})."),
+          { values: esc(sorted[winners[0]].join(", ")) }));
       } else {
-        lines.push(`<p>Shared victory of ${winners.map(name).join(" and ")}: equal in all five colours ` +
-          `(sorted from low to high: ${sorted[winners[0]].join(", ")}).</p>`);
+        const names = listHtml(winners.map(name));
+        lines.push(fillHtml(t("Shared victory of {names}: equal in all five colours (sorted from low to high: {values})."),
+          { names, values: esc(sorted[winners[0]].join(", ")) }));
       }
       // Tie-breaks: seats level with the winner on the lowest colour lost on a later colour.
       const w = winners[0];
@@ -659,36 +755,38 @@
         const why = level.map((s) => {
           let i = 0;
           while (i < 5 && sorted[s][i] === sorted[w][i]) i++;
-          const same = i > 1 ? ` (equal up to the ${ORDINAL[i - 1]})` : "";
-          const them = winners.length > 1 ? "the winners" : esc(seatName(view, w));
-          return `${name(s)} also had ${lowOf(w)} as the lowest colour; the tie-break compares the next ` +
-            `colours from low to high, and the <strong>${ORDINAL[i]}</strong> colour decided it${same}: ` +
-            `${sorted[w][i]} for ${them} against ${sorted[s][i]}.`;
+          const same = i > 1 ? " " + esc(t("(equal up to {which})", { which: ordinalColour(i - 1) })) : "";
+          const them = winners.length > 1 ? esc(t("the winners")) : esc(seatName(view, w));
+          return fillHtml(t("{name} also had {low} as the lowest colour; the tie-break compares the next colours from low to high, and {which} decided it{same}: {a} for {them} against {b}."),
+            { name: name(s), low: esc(lowOf(w)), which: strong(ordinalColour(i)), same,
+              a: esc(sorted[w][i]), them, b: esc(sorted[s][i]) });
         });
-        lines.push("<p>Tie-break (AX-5): " + why.join(" ") + "</p>");
+        lines.push(fillHtml(t("Tie-break: {why}"), { why: why.join(" ") }));
       } else if (winners.length === 1) {
         const others = sorted.map((k, s) => s).filter((s) => s !== w);
         const runner = Math.max(...others.map(lowOf));
-        lines.push(`<p>No tie-break was needed: the next best lowest colour was ${runner}.</p>`);
+        lines.push(fillHtml(t("No tie-break was needed: the next best lowest colour was {n}."), { n: esc(runner) }));
       }
     }
     // The table: each seat's tracks, the lowest marked (narrow: it sits in the side panel).
-    let table = "<table class=\"axio-result-table\"><thead><tr><th>player</th>" +
-      COLOURS.map((c) => `<th style="color:${INK[c]}" title="${c}" aria-label="${c}">${GLYPH[c]}</th>`).join("") +
-      "<th>result</th></tr></thead><tbody>";
+    let table = "<table class=\"axio-result-table\"><thead><tr><th>" + esc(t("player")) + "</th>" +
+      COLOURS.map((c) => `<th style="color:${INK[c]}" title="${esc(colourWord(c))}" aria-label="${esc(colourWord(c))}">${GLYPH[c]}</th>`).join("") +
+      "<th>" + esc(t("result")) + "</th></tr></thead><tbody>";
     boards.forEach((vals, s) => {
       const low = Math.min(...vals);
-      const outcome = n === 1 ? "" : returns[s] === 1 ? "wins" : returns[s] > 0 ? "shares" : "";
-      table += `<tr title="from low to high: ${sorted[s].join(", ")}"><td>${esc(seatName(view, s))}</td>` +
-        vals.map((v, i) => `<td class="${v === low ? "ax-r-low" : ""}" aria-label="${COLOURS[i]} ${v}">` +
+      const outcome = n === 1 ? "" : returns[s] === 1 ? t("wins") : returns[s] > 0 ? t("shares") : "";
+      const order = t("from low to high: {values}", { values: sorted[s].join(", ") });
+      table += "<tr title=\"" + esc(order) + "\">" +
+        `<td>${esc(seatName(view, s))}</td>` +
+        vals.map((v, i) => `<td class="${v === low ? "ax-r-low" : ""}" aria-label="${esc(colourWord(COLOURS[i]))} ${v}">` +
           `${v === low ? "<strong>" + v + "</strong>" : v}${v === TRACK_TOP ? "★" : ""}</td>`).join("") +
-        `<td><strong>${low}</strong>${outcome ? " " + outcome : ""}</td></tr>`;
+        `<td><strong>${low}</strong>${outcome ? " " + esc(outcome) : ""}</td></tr>`;
     });
     table += "</tbody></table>";
-    return "<div class=\"axio-result\">" + lines.join("") + table +
-      "<p class=\"ax-dim\">A player's result is their lowest colour (shaded); ties compare the next-lowest, " +
-      "up to all five. ★: the track reached 12 (AXIO!).</p></div>";
+    return "<div class=\"axio-result\">" + lines.map((line) => "<p>" + line + "</p>").join("") + table +
+      "<p class=\"ax-dim\">" + esc(t("A player's result is their lowest colour (shaded); ties compare the next-lowest, up to all five. ★: the track reached 12 (AXIO!).")) +
+      "</p></div>";
   }
 
-  window.Tlatelolco.register("axio", { draw, keys, result });
+  T.register("axio", { draw, keys, label, attempt, lastMoveKeys, result });
 })();

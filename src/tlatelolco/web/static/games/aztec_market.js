@@ -1,9 +1,9 @@
 /* Aztec Market: the browser renderer (drawn only from the view the shell passes).
  *
- * The board: the 4x4 market (columns A-D West to East, rows 1-4 South to North) with each
- * seated side's four buyers just outside it (South below, West left, North above, East right),
- * and a side panel with the turn, the tiles still to place, the king's goods, the goods and
- * coins in play and the sides' scores.
+ * The board (an SVG): the 4x4 market (columns A-D West to East, rows 1-4 South to North) with
+ * each seated side's four buyers just outside it (South below, West left, North above, East
+ * right). Beside it (under it on a narrow screen) an HTML panel: the turn, the tiles still to
+ * place, the king's goods, the goods and coins in play and the sides' scores.
  *
  * Pick paths (data-key values; squares are "A1".."D4", buyers "S1".."E4"):
  *   place a tile (set-up)        -> ["tile-<kind>", square]   a tile of the tray, then an empty square
@@ -12,69 +12,130 @@
  *   paid market move (PLAY)      -> [square, buyer]           the tile, then the buyer whose coin pays
  *   buy (PLAY)                   -> [buyer, square]           the buyer, then the vendor's square
  *   king buys (PASS)             -> [square]                  the vendor's square
- *   pass, play, king skips, end turn -> ["pass"], ["play"], ["king-skips"], ["end"]: buttons
+ *   pass, play, king skips, end turn -> ["pass"], ["play"], ["king-skips"], ["end"]: the shell's buttons
+ * Every square and buyer carries its key even when it is not pickable, so that a wrong click can be
+ * explained (`attempt`). Every text a player reads goes through t()/tn(): aztec_market.po.
  */
 (function () {
   "use strict";
 
+  const T = window.Tlatelolco;  // the shell's shared helpers
+  const t = (m, p) => T.t(m, p);
+  const tn = (s, pl, n, p) => T.tn(s, pl, n, p);
   const SVGNS = "http://www.w3.org/2000/svg";
   const COLOURS = ["black", "blue", "red", "green"];
   const GOODS = {
-    black: { fill: "#2d2d2d", dark: "#000", light: "#e4e1dc", ware: "pottery", awning: "#3b3b3b" },
-    blue: { fill: "#2c63c4", dark: "#173a80", light: "#dde7f8", ware: "cloth", awning: "#2c63c4" },
-    red: { fill: "#c8283a", dark: "#7a1220", light: "#f8dcdf", ware: "jewels", awning: "#c8283a" },
-    green: { fill: "#2e8b3a", dark: "#17521f", light: "#dcefd9", ware: "herbs", awning: "#2e8b3a" },
+    black: { fill: "#2d2d2d", dark: "#000", awning: "#3b3b3b" },
+    blue: { fill: "#2c63c4", dark: "#173a80", awning: "#2c63c4" },
+    red: { fill: "#c8283a", dark: "#7a1220", awning: "#c8283a" },
+    green: { fill: "#2e8b3a", dark: "#17521f", awning: "#2e8b3a" },
   };
   const SIDES = ["South", "West", "North", "East"];
+  const SIDE_LETTERS = "SWNE";
   // Seat colours (the same order in every Tlatelolco renderer); none is a goods colour.
-  const SEAT_COLOURS = window.Tlatelolco.SEAT_COLOURS;
-  const TILE_INFO = {
-    crowd: { label: "crowd", effect: "blocks buyers" },
-    porter: { label: "porter", effect: "1 good back" },
-    governor: { label: "governor", effect: "1 good to king" },
-    ambassador: { label: "ambassador", effect: "buyer keeps coin" },
-    "errand boy": { label: "errand boy", effect: "moves free" },
-    king: { label: "king", effect: "" },
-  };
+  const SEAT_COLOURS = T.SEAT_COLOURS;
   const TILE_ORDER = ["black vendor", "blue vendor", "red vendor", "green vendor", "crowd", "porter",
     "governor", "ambassador", "errand boy", "king"];
   const TILE_TOTAL = { "black vendor": 1, "blue vendor": 1, "red vendor": 1, "green vendor": 1, crowd: 4,
     porter: 2, governor: 2, ambassador: 1, "errand boy": 1, king: 1 };
   const COLS = "ABCD";
 
-  // Geometry (SVG units).
-  const W = 1120;
-  const C = 112;                 // a market square
-  const GX = 168, GY = 128;      // the grid's top-left corner
+  // Geometry (SVG units). Buyer tiles are BL long along the market's edge and BD deep: at the
+  // phone width (the board at least 340 px wide) BD is ~35 px, the smallest target.
+  const C = 112;                       // a market square
   const G = 4 * C;
-  const BW = 98, BH = 68, BGAP = 14;  // buyer tiles and their distance from the grid
-  const PX = 770, PW = W - PX - 14;   // the side panel
+  const BL = 98, BD = 72, BGAP = 12;   // buyer tiles and their distance from the market
+  const LABEL = 30, MARGIN = 8;        // the sides' names outside the buyers
+  const GX = MARGIN + LABEL + BD + BGAP, GY = GX;   // the market's top-left corner
+  const VW = 2 * GX + G;               // the board is square
+  const TRAY = 58;                     // a tile of the set-up tray (CSS px)
+
+  // ---- words (functions: the catalogue is loaded after this file runs) --------------------------
+  function sideWord(side) {
+    return { South: t("South"), West: t("West"), North: t("North"), East: t("East") }[side] || "";
+  }
+  function colourWord(colour) {
+    return { black: t("black"), blue: t("blue"), red: t("red"), green: t("green") }[colour] || "";
+  }
+  function wareWord(colour) {
+    return { black: t("pottery"), blue: t("cloth"), red: t("jewels"), green: t("herbs") }[colour] || "";
+  }
+  function goodsWords(colour, n) {
+    if (colour === "black") return tn("{n} black good", "{n} black goods", n);
+    if (colour === "blue") return tn("{n} blue good", "{n} blue goods", n);
+    if (colour === "red") return tn("{n} red good", "{n} red goods", n);
+    return tn("{n} green good", "{n} green goods", n);
+  }
+  function tileWord(name) {
+    return {
+      "black vendor": t("black vendor"), "blue vendor": t("blue vendor"), "red vendor": t("red vendor"),
+      "green vendor": t("green vendor"), crowd: t("crowd"), porter: t("porter"), governor: t("governor"),
+      ambassador: t("ambassador"), "errand boy": t("errand boy"), king: t("king"),
+    }[name] || "";
+  }
+  function tileEffect(name) {
+    return {
+      crowd: t("blocks buyers"), porter: t("1 good back"), governor: t("1 good to king"),
+      ambassador: t("buyer keeps coin"), "errand boy": t("moves free"),
+    }[name] || "";
+  }
+  function coinsWords(n) { return tn("{n} coin", "{n} coins", n); }
+  function andList(items) {
+    if (items.length <= 1) return items.join("");
+    return t("{a} and {b}", { a: items.slice(0, -1).join(", "), b: items[items.length - 1] });
+  }
 
   // ---- small helpers ---------------------------------------------------------------------------
-  const T = window.Tlatelolco;  // the shell's shared helpers
   const el = T.svg.bind(T), txt = T.text.bind(T);
   const esc = (s) => T.escape(s), seatName = (view, seat) => T.seatName(view, seat);
+  const html = (text, params) => T.fill(esc(text), params);  // a translated template as HTML
   function clip(s, n) { return s.length > n ? s.slice(0, n - 1) + "…" : s; }
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
   function slug(s) { return s.replace(/\s+/g, "-"); }
   function seatColour(seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; }
   function titleOf(parent, s) {
-    const t = document.createElementNS(SVGNS, "title");
-    t.textContent = s;
-    parent.appendChild(t);
+    const node = document.createElementNS(SVGNS, "title");
+    node.textContent = s;
+    parent.appendChild(node);
+  }
+  // squeeze an SVG text into `width` units when its letters (about `per` units each) would not fit
+  function fit(node, width, per) {
+    if (node.textContent.length * per > width) {
+      node.setAttribute("textLength", width);
+      node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    return node;
+  }
+  // an HTML element with attributes and children (text or nodes; null ones left out)
+  function h(tag, attrs, ...kids) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
+    }
+    for (const kid of kids.flat()) {
+      if (kid !== null && kid !== undefined && kid !== false) node.append(kid instanceof Node ? kid : String(kid));
+    }
+    return node;
+  }
+  function dot(seat) {
+    const d = h("span", { class: "am-dot", "aria-hidden": "true" });
+    d.style.background = seatColour(seat);
+    return d;
   }
   function squareXY(sq) {   // top-left corner of a square
     const col = COLS.indexOf(sq[0]), row = parseInt(sq.slice(1), 10) - 1;
     return [GX + col * C, GY + (3 - row) * C];
   }
+  const isSquare = (key) => /^[A-D][1-4]$/.test(key);
+  const isBuyer = (key) => /^[SWNE][1-4]$/.test(key);
   function myTurn(view) {
     return view.viewer !== null && view.viewer !== undefined && view.to_move === view.viewer && (view.legal || []).length > 0;
   }
-  function vendorSquare(obs, colour) {
-    for (const [sq, tile] of Object.entries(obs.market)) if (tile === colour + " vendor") return sq;
+  function findTile(obs, name) {
+    for (const [sq, tile] of Object.entries(obs.market)) if (tile === name) return sq;
     return null;
   }
-  function sideOf(seat) { return SIDES[seat]; }
+  function vendorSquare(obs, colour) { return findTile(obs, colour + " vendor"); }
+  function vendorColour(name) { return name && name.endsWith(" vendor") ? name.split(" ")[0] : null; }
   function goodsOf(player) {   // a player's goods by colour, summed over their buyers
     const out = { black: 0, blue: 0, red: 0, green: 0 };
     for (const b of player.buyers) if (b.colour) out[b.colour] += b.goods;
@@ -82,7 +143,19 @@
   }
   function coinsOf(player) { return player.buyers.filter((b) => b.coin).length; }
   function teamsOf(obs) { return obs.teams && obs.teams.length ? obs.teams : obs.players.map((p) => [p.seat]); }
-  function teamName(view, team) { return team.map((s) => sideOf(s)).join(" + "); }
+  function teamName(team) { return team.map((s) => sideWord(SIDES[s])).join(" + "); }
+  // buyer k's line, nearest square first (AM-2): South and North look along a column, West and
+  // East along a row
+  function lineOf(key) {
+    const side = key[0], k = parseInt(key.slice(1), 10) - 1, out = [];
+    for (let i = 0; i < 4; i++) {
+      if (side === "S") out.push(COLS[k] + (i + 1));
+      else if (side === "N") out.push(COLS[k] + (4 - i));
+      else if (side === "W") out.push(COLS[i] + (k + 1));
+      else out.push(COLS[3 - i] + (k + 1));
+    }
+    return out;
+  }
 
   // ---- pictures ----------------------------------------------------------------------------------
 
@@ -107,6 +180,13 @@
       el("path", { d: `M0,${0.95 * r} L0,${-0.7 * r} M0,${0.1 * r} L${0.4 * r},${-0.3 * r} M0,${0.45 * r} L${-0.4 * r},${0.05 * r}`, stroke: "#cfe9c9", "stroke-width": sw, fill: "none" }, g);
     }
     return g;
+  }
+
+  // a good as a small picture in the HTML panel, named for screen readers
+  function goodIcon(colour, px) {
+    const svg = el("svg", { viewBox: "-12 -12 24 24", width: px, height: px, class: "am-icon", role: "img", "aria-label": colourWord(colour) });
+    good(svg, colour, 10);
+    return svg;
   }
 
   function coin(parent, x, y, r, has) {
@@ -136,14 +216,21 @@
     return g;
   }
 
+  function crownIcon(px) {
+    const svg = el("svg", { viewBox: "-12 -12 24 24", width: px, height: px, class: "am-icon", "aria-hidden": "true" });
+    crown(svg, 0, 0, 10);
+    return svg;
+  }
+
   // ---- market tiles ------------------------------------------------------------------------------
 
   // A market tile drawn in a box of size s at (0, 0) of `g`; `mini` for the set-up tray.
   function tile(g, name, obs, s, mini) {
     const pad = 4;
     if (name === null || name === undefined) return;
-    if (name.endsWith(" vendor")) {
-      const colour = name.split(" ")[0], c = GOODS[colour];
+    const colour = vendorColour(name);
+    if (colour) {
+      const c = GOODS[colour];
       el("rect", { x: pad, y: pad, width: s - 2 * pad, height: s - 2 * pad, rx: 9, class: "am-tile vendor" }, g);
       // the awning, scalloped, in the vendor's colour
       const aw = s - 2 * pad, ah = s * 0.26;
@@ -154,34 +241,34 @@
       el("path", { d: d + ` L${pad + aw},${pad + ah - 6} L${pad},${pad + ah - 6} Z`, fill: c.awning }, g);
       for (let i = 1; i < n; i += 2) el("rect", { x: pad + i * sw, y: pad + 3, width: sw, height: ah - 6, fill: "#fff", opacity: 0.22 }, g);
       if (mini) {
-        txt(g, s / 2, pad + ah - 6, colour, { class: "am-awning-mini", "text-anchor": "middle" });
+        fit(txt(g, s / 2, pad + ah - 6, colourWord(colour), { class: "am-awning-mini", "text-anchor": "middle" }), s - 12, 6.5);
         const gg = el("g", { transform: `translate(${s / 2} ${s * 0.64})` }, g);
         good(gg, colour, s * 0.17);
         return;
       }
-      txt(g, s / 2, pad + ah - 8, colour.toUpperCase(), { class: "am-awning", "text-anchor": "middle" });
+      fit(txt(g, s / 2, pad + ah - 8, colourWord(colour).toUpperCase(), { class: "am-awning", "text-anchor": "middle" }), s - 20, 10);
       const count = obs.vendors[colour] || 0;
       const gg = el("g", { transform: `translate(${s * 0.33} ${s * 0.6})` }, g);
       good(gg, colour, s * 0.16);
       txt(g, s * 0.52, s * 0.69, String(count), { class: count ? "am-vcount" : "am-vcount zero" });
-      txt(g, s / 2, s - 11, c.ware + " vendor", { class: "am-sub", "text-anchor": "middle" });
+      fit(txt(g, s / 2, s - 11, wareWord(colour), { class: "am-sub", "text-anchor": "middle" }), s - 14, 6.3);
       return;
     }
     if (name === "king") {
       el("rect", { x: pad, y: pad, width: s - 2 * pad, height: s - 2 * pad, rx: 9, class: "am-tile king" }, g);
       crown(g, s / 2, mini ? s * 0.42 : s * 0.22, mini ? s * 0.22 : s * 0.15);
-      txt(g, s / 2, mini ? s - 9 : s * 0.45, "KING", { class: mini ? "am-label-mini" : "am-label", "text-anchor": "middle" });
+      const word = mini ? tileWord("king") : tileWord("king").toUpperCase();
+      fit(txt(g, s / 2, mini ? s - 9 : s * 0.45, word, { class: mini ? "am-label-mini" : "am-label", "text-anchor": "middle" }), s - 12, mini ? 5.5 : 9);
       if (!mini) {   // the goods on the king, by colour
-        COLOURS.forEach((colour, i) => {
+        COLOURS.forEach((c, i) => {
           const cx = pad + 14 + (i % 2) * 52, cy = s * 0.6 + Math.floor(i / 2) * 26;
           const gg = el("g", { transform: `translate(${cx} ${cy})` }, g);
-          good(gg, colour, 9);
-          txt(g, cx + 13, cy + 6, String(obs.king[colour] || 0), { class: "am-kcount" });
+          good(gg, c, 9);
+          txt(g, cx + 13, cy + 6, String(obs.king[c] || 0), { class: "am-kcount" });
         });
       }
       return;
     }
-    const info = TILE_INFO[name] || { label: name, effect: "" };
     const crowd = name === "crowd";
     el("rect", { x: pad, y: pad, width: s - 2 * pad, height: s - 2 * pad, rx: 9, class: "am-tile " + (crowd ? "crowd" : "helper") }, g);
     const cx = s / 2, cy = s * 0.42, k = s / 112;
@@ -212,331 +299,314 @@
       el("path", { d: "M1,-9 L-3,5 L-12,14 M-3,5 L6,9 L8,18 M0,-5 L-10,0 M0,-5 L10,-2", fill: "none", stroke: "#b5651d", "stroke-width": 4.5, "stroke-linecap": "round", "stroke-linejoin": "round" }, p);
       el("path", { d: "M-26,-10 L-16,-10 M-28,-2 L-18,-2 M-24,6 L-16,6", stroke: "#b59a70", "stroke-width": 2, "stroke-linecap": "round" }, p);
     }
-    const squeeze = mini && info.label.length > 8 ? { textLength: s - 10, lengthAdjust: "spacingAndGlyphs" } : {};
-    txt(g, s / 2, mini ? s - 9 : s - 28, mini ? info.label : info.label.toUpperCase(), Object.assign({ class: (mini ? "am-label-mini" : "am-label") + (crowd ? " light" : ""), "text-anchor": "middle" }, squeeze));
-    if (!mini) txt(g, s / 2, s - 12, info.effect, { class: "am-sub" + (crowd ? " light" : ""), "text-anchor": "middle" });
+    const light = crowd ? " light" : "";
+    const word = mini ? tileWord(name) : tileWord(name).toUpperCase();
+    fit(txt(g, s / 2, mini ? s - 9 : s - 28, word, { class: (mini ? "am-label-mini" : "am-label") + light, "text-anchor": "middle" }), s - 12, mini ? 5.5 : 9);
+    if (!mini) fit(txt(g, s / 2, s - 12, tileEffect(name), { class: "am-sub" + light, "text-anchor": "middle" }), s - 14, 6.3);
   }
 
+  // a tile in words, for screen readers and labels
   function tileWords(name, obs) {
-    if (name.endsWith(" vendor")) {
-      const colour = name.split(" ")[0];
+    const colour = vendorColour(name);
+    if (colour) {
       const n = obs.vendors[colour] || 0;
-      return `${name} (${GOODS[colour].ware}) with ${plural(n, "good")}`;
+      return tn("{tile} ({ware}) with {n} good", "{tile} ({ware}) with {n} goods", n,
+        { tile: tileWord(name), ware: wareWord(colour) });
     }
     if (name === "king") {
-      const held = COLOURS.filter((c) => obs.king[c]).map((c) => `${obs.king[c]} ${c}`);
-      return "the king, holding " + (held.length ? held.join(", ") : "no goods");
+      const held = COLOURS.filter((c) => obs.king[c]).map((c) => goodsWords(c, obs.king[c]));
+      const none = t("no goods");
+      return t("the king, holding {goods}", { goods: held.length ? held.join(", ") : none });
     }
-    const info = TILE_INFO[name];
-    return info && info.effect ? `${name} (${info.effect})` : name;
+    const effect = tileEffect(name);
+    return effect ? t("{tile} ({effect})", { tile: tileWord(name), effect }) : tileWord(name);
   }
 
-  // ---- the market and the buyers -----------------------------------------------------------------
+  // ---- the board: the market and the buyers -------------------------------------------------------
+
+  // A board target: the group that carries the key (no transform of its own, so that a CSS
+  // animation of it cannot move it), the piece placed inside it, its drawing (animated when
+  // fresh), and then the rings the CSS shows for a pick, the last move and a clicked log entry.
+  function target(parent, key, x, y, label, cls) {
+    const g = el("g", { "data-key": key, "aria-label": label, class: cls }, parent);
+    const at = el("g", { transform: `translate(${x} ${y})` }, g);
+    return [at, el("g", { class: "am-body" }, at)];
+  }
+  function rings(g, w, h, inset) {
+    el("rect", { class: "am-ring", x: inset, y: inset, width: w - 2 * inset, height: h - 2 * inset, rx: 11 }, g);
+    el("rect", { class: "am-hl", x: inset + 5, y: inset + 5, width: w - 2 * inset - 10, height: h - 2 * inset - 10, rx: 9 }, g);
+  }
+
   function drawMarket(svg, view, obs) {
     const building = obs.phase === "build" || obs.phase === "random build";
-    // the market's ground
-    el("rect", { x: GX - 12, y: GY - 12, width: G + 24, height: G + 24, rx: 16, class: "am-ground" }, svg);
+    el("rect", { x: GX - 10, y: GY - 10, width: G + 20, height: G + 20, rx: 16, class: "am-ground" }, svg);
     for (const [sq, name] of Object.entries(obs.market)) {
       const [x, y] = squareXY(sq);
       const isHole = name === null && obs.hole === sq;
-      let label;
-      if (name) label = `square ${sq}: ${tileWords(name, obs)}`;
-      else if (isHole) label = `square ${sq}: the hole`;
-      else label = `square ${sq}: empty`;
-      const g = el("g", { transform: `translate(${x} ${y})`, "data-key": sq, "aria-label": label, class: "am-square" }, svg);
+      let what;
+      if (name) what = tileWords(name, obs);
+      else if (isHole) what = t("the hole");
+      else what = t("no tile yet");
+      const [g, body] = target(svg, sq, x, y, t("square {square}: {what}", { square: sq, what }), "am-square");
       if (name) {
-        tile(g, name, obs, C, false);
+        tile(body, name, obs, C, false);
+      } else if (isHole) {
+        el("rect", { x: 5, y: 5, width: C - 10, height: C - 10, rx: 9, class: "am-hole" }, body);
+        fit(txt(body, C / 2, C / 2 + 6, t("hole"), { class: "am-hole-text", "text-anchor": "middle" }), C - 20, 10);
       } else {
-        if (isHole) {
-          el("rect", { x: 5, y: 5, width: C - 10, height: C - 10, rx: 9, class: "am-hole" }, g);
-          txt(g, C / 2, C / 2 + 6, "hole", { class: "am-hole-text", "text-anchor": "middle" });
-        } else {
-          el("rect", { x: 6, y: 6, width: C - 12, height: C - 12, rx: 9, class: "am-empty" }, g);
-          if (building) txt(g, C / 2, C / 2 + 5, "empty", { class: "am-sub", "text-anchor": "middle" });
-        }
+        el("rect", { x: 6, y: 6, width: C - 12, height: C - 12, rx: 9, class: "am-empty" }, body);
+        if (building) fit(txt(body, C / 2, C / 2 + 5, t("no tile yet"), { class: "am-sub", "text-anchor": "middle" }), C - 20, 6.3);
       }
-      const onDark = name === "crowd" || (name && name.endsWith(" vendor")) || (!name && isHole);
-      txt(g, 11, 19, sq, { class: "am-sqname" + (onDark ? " light" : "") });
-      el("rect", { class: "am-hl", x: 2, y: 2, width: C - 4, height: C - 4, rx: 11 }, g);
+      const onDark = name === "crowd" || vendorColour(name) || (!name && isHole);
+      txt(g, 11, 19, sq, { class: "am-sqname" + (onDark ? " light" : ""), "aria-hidden": "true" });
+      rings(g, C, C, 1);
     }
   }
 
-  function buyerBox(side, k) {   // [x, y] of buyer k's tile on a side
-    if (side === "South") return [GX + k * C + (C - BW) / 2, GY + G + BGAP];
-    if (side === "North") return [GX + k * C + (C - BW) / 2, GY - BGAP - BH];
-    const y = GY + (3 - k) * C + (C - BH) / 2;
-    if (side === "West") return [GX - BGAP - BW, y];
-    return [GX + G + BGAP, y];
+  function buyerBox(side, k) {   // [x, y, width, height] of buyer k's tile on a side
+    if (side === "South") return [GX + k * C + (C - BL) / 2, GY + G + BGAP, BL, BD];
+    if (side === "North") return [GX + k * C + (C - BL) / 2, GY - BGAP - BD, BL, BD];
+    const y = GY + (3 - k) * C + (C - BL) / 2;
+    if (side === "West") return [GX - BGAP - BD, y, BD, BL];
+    return [GX + G + BGAP, y, BD, BL];
+  }
+
+  function drawBuyer(svg, view, player, b, k) {
+    const side = player.side, colour = seatColour(player.seat);
+    const [x, y, w, hh] = buyerBox(side, k);
+    const parts = [t("buyer {name} of {player} ({side})", { name: b.name, player: seatName(view, player.seat), side: sideWord(side) }),
+      b.coin ? t("has a coin") : t("no coin"),
+      b.goods && b.colour ? t("holds {goods}", { goods: goodsWords(b.colour, b.goods) }) : t("holds no goods")];
+    const [g, body] = target(svg, b.name, x, y, parts.join(", "), "am-buyer");
+    el("rect", { x: 0, y: 0, width: w, height: hh, rx: 9, fill: "#fffaf0", stroke: colour, "stroke-width": 3 }, body);
+    const across = side === "South" || side === "North";   // a wide tile: the name band on its left
+    if (across) {
+      el("rect", { x: 0, y: 0, width: 30, height: hh, rx: 9, fill: colour }, body);
+      el("rect", { x: 20, y: 0, width: 10, height: hh, fill: colour }, body);
+      txt(body, 15, 27, b.name[0], { class: "am-bside", "text-anchor": "middle" });
+      txt(body, 15, 52, b.name.slice(1), { class: "am-bnum", "text-anchor": "middle" });
+      coin(body, w - 17, 18, 10, b.coin);
+    } else {                                               // a tall tile: the band on top
+      el("rect", { x: 0, y: 0, width: w, height: 28, rx: 9, fill: colour }, body);
+      el("rect", { x: 0, y: 18, width: w, height: 10, fill: colour }, body);
+      txt(body, w / 2, 21, b.name, { class: "am-bnum", "text-anchor": "middle" });
+      coin(body, w / 2, 46, 10, b.coin);
+    }
+    const [gx, gy] = across ? [47, 50] : [22, 78];
+    if (b.goods && b.colour) {
+      good(el("g", { transform: `translate(${gx} ${gy})` }, body), b.colour, 11);
+      txt(body, gx + 15, gy + 8, String(b.goods), { class: "am-bgoods" });
+    } else {
+      txt(body, gx + 14, gy + 6, "—", { class: "am-sub", "text-anchor": "middle" });
+    }
+    // an arrow from the buyer into its line
+    const arrow = { South: [w / 2, -BGAP + 3, 0], North: [w / 2, hh + BGAP - 3, 180], West: [w + BGAP - 3, hh / 2, 90], East: [-BGAP + 3, hh / 2, -90] }[side];
+    el("path", { d: "M-6,4 L0,-5 L6,4 Z", transform: `translate(${arrow[0]} ${arrow[1]}) rotate(${arrow[2]})`, fill: colour }, body);
+    rings(g, w, hh, -4);
+  }
+
+  // where a side's name goes: [x, y, rotation]
+  function sideLabelAt(side) {
+    if (side === "South") return [GX + G / 2, GY + G + BGAP + BD + 22, 0];
+    if (side === "North") return [GX + G / 2, GY - BGAP - BD - 10, 0];
+    if (side === "West") return [GX - BGAP - BD - 10, GY + G / 2, -90];
+    return [GX + G + BGAP + BD + 10, GY + G / 2, 90];
   }
 
   function drawBuyers(svg, view, obs) {
     const mover = obs.terminal || obs.phase === "random build" ? -1 : obs.turn_of;
     const teams = teamsOf(obs);
     for (const player of obs.players) {
-      const seat = player.seat, side = player.side;
-      const colour = seatColour(seat);
-      const name = seatName(view, seat);
-      player.buyers.forEach((b, k) => {
-        const [x, y] = buyerBox(side, k);
-        const parts = [`buyer ${b.name} of ${name} (${side})`, b.coin ? "has a coin" : "no coin",
-          b.goods ? `holds ${b.goods} ${b.colour}` : "holds no goods"];
-        const g = el("g", { transform: `translate(${x} ${y})`, "data-key": b.name, "aria-label": parts.join(", "), class: "am-buyer" }, svg);
-        el("rect", { x: 0, y: 0, width: BW, height: BH, rx: 9, fill: "#fffaf0", stroke: colour, "stroke-width": 3 }, g);
-        el("rect", { x: 0, y: 0, width: 30, height: BH, rx: 9, fill: colour }, g);
-        el("rect", { x: 20, y: 0, width: 10, height: BH, fill: colour }, g);
-        txt(g, 15, 22, b.name[0], { class: "am-bside", "text-anchor": "middle" });
-        txt(g, 15, 44, b.name.slice(1), { class: "am-bnum", "text-anchor": "middle" });
-        coin(g, BW - 17, 18, 10, b.coin);
-        if (b.goods && b.colour) {
-          const gg = el("g", { transform: `translate(${46} ${47})` }, g);
-          good(gg, b.colour, 11);
-          txt(g, 62, 54, String(b.goods), { class: "am-bgoods" });
-        } else {
-          txt(g, 62, 54, "—", { class: "am-sub", "text-anchor": "middle" });
-        }
-        // an arrow from the buyer into its line
-        const arrow = { South: [BW / 2, -BGAP + 3, 0], North: [BW / 2, BH + BGAP - 3, 180], West: [BW + BGAP - 3, BH / 2, 90], East: [-BGAP + 3, BH / 2, -90] }[side];
-        el("path", { d: "M-6,4 L0,-5 L6,4 Z", transform: `translate(${arrow[0]} ${arrow[1]}) rotate(${arrow[2]})`, fill: colour }, g);
-        el("rect", { class: "am-hl", x: -3, y: -3, width: BW + 6, height: BH + 6, rx: 11 }, g);
-      });
-      // the side's label: seat colour, name, team, to move
-      const team = teams.length === 2 && teams[0].length === 2 ? (teams[0].includes(seat) ? "team A" : "team B") : null;
-      const label = (mover === seat ? "▶ " : "") + side + " · " + clip(name, 24) + (team ? " · " + team : "");
-      let lx, ly, rot = 0;
-      if (side === "South") { lx = GX + G / 2; ly = GY + G + BGAP + BH + 26; }
-      else if (side === "North") { lx = GX + G / 2; ly = GY - BGAP - BH - 12; }
-      else if (side === "West") { lx = GX - BGAP - BW - 14; ly = GY + G / 2; rot = -90; }
-      else { lx = GX + G + BGAP + BW + 26; ly = GY + G / 2; rot = 90; }
-      const t = txt(svg, lx, ly, label, { class: "am-side" + (mover === seat ? " moving" : ""), "text-anchor": "middle", transform: rot ? `rotate(${rot} ${lx} ${ly})` : null });
-      const tw = 7.6 * label.length;
-      const ul = el("rect", { x: lx - tw / 2, y: ly + 5, width: tw, height: 4, rx: 2, fill: colour, transform: rot ? `rotate(${rot} ${lx} ${ly})` : null }, svg);
-      titleOf(t, `${side}: ${name}, seat ${seat}`);
+      const seat = player.seat, side = player.side, name = seatName(view, seat);
+      player.buyers.forEach((b, k) => drawBuyer(svg, view, player, b, k));
+      const team = teams.length === 2 && teams[0].length === 2 ? (teams[0].includes(seat) ? t("team A") : t("team B")) : null;
+      const label = (mover === seat ? "▶ " : "") + sideWord(side) + " · " + clip(name, 26) + (team ? " · " + team : "");
+      const [lx, ly, rot] = sideLabelAt(side);
+      const turn = rot ? `rotate(${rot} ${lx} ${ly})` : null;
+      const node = fit(txt(svg, lx, ly, label, { class: "am-sidename" + (mover === seat ? " moving" : ""), "text-anchor": "middle", transform: turn }), G, 9);
+      titleOf(node, `${sideWord(side)}: ${name}`);
+      const width = Math.min(G, 9 * label.length);
+      el("rect", { x: lx - width / 2, y: ly + 5, width, height: 4, rx: 2, fill: seatColour(seat), transform: turn }, svg);
     }
-    // empty sides (2 or 3 players)
-    for (const side of SIDES) {
+    for (const side of SIDES) {   // empty sides (2 or 3 players)
       if (obs.players.some((p) => p.side === side)) continue;
-      let lx, ly, rot = 0;
-      if (side === "North") { lx = GX + G / 2; ly = GY - 40; }
-      else if (side === "East") { lx = GX + G + 40; ly = GY + G / 2; rot = 90; }
-      else if (side === "West") { lx = GX - 40; ly = GY + G / 2; rot = -90; }
-      else { lx = GX + G / 2; ly = GY + G + 50; }
-      txt(svg, lx, ly, side + ": nobody sits here", { class: "am-empty-side", "text-anchor": "middle", transform: rot ? `rotate(${rot} ${lx} ${ly})` : null });
+      const [lx, ly, rot] = sideLabelAt(side);
+      const [dx, dy] = { South: [0, -40], North: [0, 40], West: [40, 0], East: [-40, 0] }[side];
+      txt(svg, lx + dx, ly + dy, t("{side}: nobody sits here", { side: sideWord(side) }), { class: "am-empty-side", "text-anchor": "middle", transform: rot ? `rotate(${rot} ${lx + dx} ${ly + dy})` : null });
     }
   }
 
-  // ---- the side panel ----------------------------------------------------------------------------
-  const PHASES = {
-    build: "Set-up: building the market",
-    "random build": "Set-up: a random market",
-    "start coin": "Set-up: starting coins",
-    choose: "PASS or PLAY?",
-    restock: "PASS 1: restocking the vendors",
-    "pass moves": "PASS 2: moving the market",
-    "pass coin": "PASS 3: taking a coin",
-    "pass king": "PASS 4: the king may buy",
-    play: "PLAY: moves and purchases",
-    over: "Game over",
-  };
+  function drawBoard(view, obs) {
+    const svg = el("svg", { class: "am-board", viewBox: `0 0 ${VW} ${VW}`, role: "group", "aria-label": t("Aztec Market board") });
+    el("rect", { x: 0, y: 0, width: VW, height: VW, rx: 18, class: "am-bg" }, svg);
+    drawMarket(svg, view, obs);
+    drawBuyers(svg, view, obs);
+    return svg;
+  }
 
+  // ---- the side panel (HTML) ------------------------------------------------------------------------
+  function phaseTitle(phase) {
+    return {
+      build: t("Set-up: building the market"),
+      "random build": t("Set-up: a random market"),
+      "start coin": t("Set-up: starting coins"),
+      choose: t("PASS or PLAY?"),
+      restock: t("PASS 1: restocking the vendors"),
+      "pass moves": t("PASS 2: moving the market"),
+      "pass coin": t("PASS 3: taking a coin"),
+      "pass king": t("PASS 4: the king may buy"),
+      play: t("PLAY: moves and purchases"),
+      over: t("The game is over"),
+    }[phase] || "";
+  }
+
+  // [what happens now, what to do on your turn]
   function phaseHelp(view, obs) {
     const mine = myTurn(view);
-    const t = obs.turn || {};
+    const turn = obs.turn || {};
     switch (obs.phase) {
       case "build": {
         const placed = Object.values(obs.market).filter((x) => x).length;
-        return [`${placed} of 15 tiles placed; the square left empty is the hole.`,
-          mine ? "Your turn: pick a tile in the tray, then an empty square." : ""];
+        return [t("{placed} of 15 tiles placed; the square left empty will be the hole.", { placed }),
+          mine ? t("Your turn: pick a tile to place, then an empty square.") : ""];
       }
       case "random build":
-        return ["The tiles are laid out at random, square by square from A1 to D4; one square stays empty: the hole.", ""];
+        return [t("The tiles are laid out at random, square by square from A1 to D4; one square stays empty: the hole."), ""];
       case "start coin":
-        return ["Each player puts a coin on one of their buyers.", mine ? "Your turn: click one of your buyers." : ""];
+        return [t("Each player puts a coin on one of their buyers."), mine ? t("Your turn: click one of your buyers.") : ""];
       case "choose":
-        return ["PASS: restock, 2 free moves, a coin, the king. PLAY: pay coins to move tiles, then buy.",
-          mine ? "Your turn: choose pass or play." : ""];
-      case "restock":
-        return [`${plural(t.goods_to_draw || 0, "good")} still to draw from the bag.`, ""];
-      case "pass moves":
-        return [`${plural(t.market_moves_owed || 0, "free move")} owed: a tile goes into the hole.`,
-          mine ? "Your turn: click the tile to move into the hole." : ""];
+        return [t("PASS: restock, 2 free moves, a coin, the king. PLAY: pay coins to move tiles, then buy."),
+          mine ? t("Your turn: choose pass or play.") : ""];
+      case "restock": {
+        const n = turn.goods_to_draw || 0;
+        return [tn("{n} good still to draw from the bag.", "{n} goods still to draw from the bag.", n), ""];
+      }
+      case "pass moves": {
+        const n = turn.market_moves_owed || 0;
+        return [tn("{n} free move owed: a tile goes into the hole.", "{n} free moves owed: a tile goes into the hole.", n),
+          mine ? t("Your turn: click the tile to move into the hole.") : ""];
+      }
       case "pass coin":
-        return ["A coin from the reserve onto a buyer without one.", mine ? "Your turn: click one of your buyers." : ""];
+        return [t("A coin from the reserve onto a buyer without one."), mine ? t("Your turn: click one of your buyers.") : ""];
       case "pass king":
-        return ["The king may buy 1 good from a vendor in his row or column.", mine ? "Your turn: click a vendor, or let the king skip." : ""];
+        return [t("The king may buy 1 good from a vendor in his row or column."), mine ? t("Your turn: click a vendor, or let the king skip.") : ""];
       case "play": {
-        const notes = [t.bought ? "A purchase made: you may end the turn." : "A purchase is due."];
-        if (t.errand_boy_just_moved) notes.push("The errand boy just moved.");
-        return [notes.join(" "), mine ? "Buy: a buyer, then a vendor. Move: a tile, then the buyer who pays (errand boy free)." : ""];
+        const notes = [turn.bought ? t("A purchase made: you may end the turn.") : t("A purchase is due.")];
+        if (turn.errand_boy_just_moved) notes.push(t("The errand boy just moved."));
+        return [notes.join(" "), mine ? t("Buy: a buyer, then a vendor. Move: a tile, then the buyer who pays (the errand boy moves free).") : ""];
       }
       default:
         return ["", ""];
     }
   }
 
-  // Word-wraps a line into the panel (approximate widths; the panel's fonts are known).
-  function wrap(str, chars) {
-    const words = str.split(" "), lines = [];
-    let cur = "";
-    for (const w of words) {
-      if ((cur + " " + w).trim().length > chars) { lines.push(cur.trim()); cur = w; } else cur += " " + w;
-    }
-    if (cur.trim()) lines.push(cur.trim());
-    return lines;
+  function section(cls, title, ...kids) {
+    return h("section", { class: "am-box " + cls }, title ? h("h3", null, title) : null, ...kids);
   }
 
-  function panelBox(svg, y, h, title) {
-    el("rect", { x: PX, y, width: PW, height: h, rx: 12, class: "am-panel" }, svg);
-    if (title) txt(svg, PX + 14, y + 24, title, { class: "am-h2" });
-  }
-
-  function drawTurn(svg, view, obs, y) {
+  function turnBox(view, obs) {
     let [note, hint] = phaseHelp(view, obs);
-    if (view.status === "open") [note, hint] = ["Waiting for players to take their seats.", ""];
-    const lines = wrap(note, 46);
-    const hints = hint ? wrap(hint, 42) : [];
-    const h = 56 + 17 * lines.length + 18 * hints.length;
-    panelBox(svg, y, h, null);
-    txt(svg, PX + 14, y + 26, PHASES[obs.phase] || obs.phase, { class: "am-h2" });
+    if (view.status === "open") [note, hint] = [t("Waiting for players to take their seats."), ""];
+    let who = null;
     if (!obs.terminal && obs.turn_of >= 0 && obs.phase !== "random build") {
-      el("circle", { cx: PX + 20, cy: y + 41, r: 6, fill: seatColour(obs.turn_of) }, svg);
-      txt(svg, PX + 32, y + 46, clip(sideOf(obs.turn_of) + ": " + seatName(view, obs.turn_of), 28) + (obs.to_move < 0 ? " (drawing)" : " to move"), { class: "am-small bold" });
+      const fields = { side: sideWord(SIDES[obs.turn_of]), name: seatName(view, obs.turn_of) };
+      who = h("p", { class: "am-who" }, dot(obs.turn_of),
+        obs.to_move < 0 ? t("{side}: {name} (drawing)", fields) : t("{side}: {name} to move", fields));
     } else if (obs.terminal) {
-      txt(svg, PX + 14, y + 46, "the bag is empty and the round is complete", { class: "am-small" });
+      who = h("p", { class: "am-who" }, t("The bag is empty and the round is complete."));
     }
-    lines.forEach((l, i) => txt(svg, PX + 14, y + 66 + 17 * i, l, { class: "am-tiny" }));
-    hints.forEach((l, i) => txt(svg, PX + 14, y + 68 + 17 * lines.length + 18 * i, l, { class: "am-hint" }));
-    return h;
+    return section("am-turn", phaseTitle(obs.phase), who, note ? h("p", { class: "am-note" }, note) : null,
+      hint ? h("p", { class: "am-hint" }, hint) : null);
   }
 
-  function drawTray(svg, view, obs, y) {
+  function trayBox(obs) {
     const left = obs.tiles_to_place || {};
     const kinds = TILE_ORDER.filter((k) => left[k]);
-    const s = 58, gap = 6, per = 5;
-    const rows = Math.max(1, Math.ceil(kinds.length / per));
-    const h = 40 + rows * (s + 26);
-    panelBox(svg, y, h, "Tiles to place");
-    kinds.forEach((kind, i) => {
-      const x = PX + 12 + (i % per) * (s + gap), yy = y + 36 + Math.floor(i / per) * (s + 26);
-      const g = el("g", { transform: `translate(${x} ${yy})`, "data-key": "tile-" + slug(kind), "aria-label": `tile to place: ${kind}, ${left[kind]} of ${TILE_TOTAL[kind]} left`, class: "am-traytile" }, svg);
-      tile(g, kind, obs, s, true);
-      el("rect", { class: "am-hl", x: 1, y: 1, width: s - 2, height: s - 2, rx: 10 }, g);
-      txt(svg, x + s / 2, yy + s + 15, left[kind] > 1 ? "×" + left[kind] : "", { class: "am-tiny", "text-anchor": "middle" });
-    });
-    if (!kinds.length) txt(svg, PX + 14, y + 60, "all 15 tiles are on the market", { class: "am-tiny" });
-    return h;
+    const grid = h("div", { class: "am-tray" });
+    for (const kind of kinds) {
+      const svg = el("svg", { viewBox: `0 0 ${TRAY} ${TRAY}`, class: "am-traysvg", "aria-hidden": "true" });
+      tile(svg, kind, obs, TRAY, true);
+      const label = t("tile to place: {tile}, {left} of {total} left", { tile: tileWord(kind), left: left[kind], total: TILE_TOTAL[kind] });
+      grid.append(h("div", { class: "am-traytile", "data-key": "tile-" + slug(kind), "aria-label": label, title: tileWord(kind) },
+        svg, left[kind] > 1 ? h("span", { class: "am-count" }, "×" + left[kind]) : null));
+    }
+    return section("am-traybox", t("Tiles to place"), kinds.length ? grid : h("p", { class: "am-tiny" }, t("all 15 tiles are on the market")));
   }
 
-  function drawKing(svg, view, obs, y) {
-    const h = 88;
-    panelBox(svg, y, h, null);
-    crown(svg, PX + 30, y + 26, 14);
-    txt(svg, PX + 52, y + 30, "The king's goods", { class: "am-h2" });
-    txt(svg, PX + 52, y + 48, "each good you hold scores this many points", { class: "am-tiny" });
-    COLOURS.forEach((colour, i) => {
-      const x = PX + 26 + i * 80, yy = y + 70;
-      const gg = el("g", { transform: `translate(${x} ${yy})` }, svg);
-      good(gg, colour, 11);
-      txt(svg, x + 16, yy + 7, "×" + (obs.king[colour] || 0), { class: "am-kval" + (obs.king[colour] ? "" : " zero") });
-    });
-    return h;
+  function kingBox(obs) {
+    const row = h("div", { class: "am-kingrow" });
+    for (const c of COLOURS) {
+      const n = obs.king[c] || 0;
+      row.append(h("span", { class: "am-kval" + (n ? "" : " zero"), title: goodsWords(c, n) }, goodIcon(c, 20), "×" + n));
+    }
+    const title = h("span", null, crownIcon(20), " ", t("The king's goods"));
+    return section("am-king", title, h("p", { class: "am-tiny" }, t("each good you hold scores this many points")), row);
   }
 
-  function drawStock(svg, view, obs, y) {
+  function goodsHead(first) {
+    return h("tr", null, h("th", { scope: "col", class: "am-rowname" }, first),
+      COLOURS.map((c) => h("th", { scope: "col" }, goodIcon(c, 18))));
+  }
+
+  function stockBox(obs) {
     const openly = (obs.removed && obs.removed.openly) || {};
-    const showRemoved = COLOURS.some((c) => openly[c]);
-    const rows = [["on vendors", obs.vendors], ["unseen", obs.unseen]];
-    if (showRemoved) rows.push(["removed", openly]);
-    const h = 70 + rows.length * 22 + 44;
-    panelBox(svg, y, h, "Goods and coins");
-    const colX = (i) => PX + 150 + i * 46;
-    COLOURS.forEach((colour, i) => {
-      const gg = el("g", { transform: `translate(${colX(i)} ${y + 44})` }, svg);
-      good(gg, colour, 9);
-    });
-    rows.forEach(([label, counts], r) => {
-      const yy = y + 74 + r * 22;
-      txt(svg, PX + 14, yy, label, { class: "am-small" });
-      COLOURS.forEach((colour, i) => txt(svg, colX(i), yy, String(counts[colour] || 0), { class: "am-num", "text-anchor": "middle" }));
-    });
-    const yy = y + 74 + rows.length * 22 + 10;
+    const rows = [[t("on vendors"), obs.vendors], [t("unseen"), obs.unseen]];
+    if (COLOURS.some((c) => openly[c])) rows.push([t("removed"), openly]);
+    const table = h("table", { class: "am-table" }, h("thead", null, goodsHead("")),
+      h("tbody", null, rows.map(([name, counts]) => h("tr", null, h("th", { scope: "row", class: "am-rowname" }, name),
+        COLOURS.map((c) => h("td", null, String(counts[c] || 0)))))));
     const hidden = (obs.removed && obs.removed.unseen) || 0;
-    txt(svg, PX + 14, yy, `bag: ${plural(obs.bag, "good")} to draw` + (hidden ? ` (+${hidden} removed unseen)` : ""), { class: "am-small" });
-    coin(svg, PX + 22, yy + 22, 8, true);
-    txt(svg, PX + 36, yy + 27, `${plural(obs.coin_reserve, "coin")} in the reserve`, { class: "am-small" });
-    return h;
+    const bag = tn("bag: {n} good to draw", "bag: {n} goods to draw", obs.bag) +
+      (hidden ? " " + t("(+{n} removed unseen)", { n: hidden }) : "");
+    return section("am-stock", t("Goods and coins"), table, h("p", { class: "am-small" }, bag),
+      h("p", { class: "am-small" }, tn("{n} coin in the reserve", "{n} coins in the reserve", obs.coin_reserve)));
   }
 
-  function drawSides(svg, view, obs, y) {
+  function scoresBox(view, obs) {
     const teams = teamsOf(obs);
-    const n = obs.players.length;
-    const rowH = 24;
-    const h = 54 + n * rowH + (teams.length < n ? teams.length * 22 : 0) + 32;
-    panelBox(svg, y, h, teams.length < n ? "Teams and scores" : "Scores");
-    const colX = (i) => PX + 146 + i * 30;
-    COLOURS.forEach((colour, i) => {
-      const gg = el("g", { transform: `translate(${colX(i)} ${y + 40})` }, svg);
-      good(gg, colour, 8);
-    });
-    txt(svg, PX + 264, y + 45, "coins", { class: "am-tiny", "text-anchor": "middle" });
-    txt(svg, PX + PW - 14, y + 45, "score", { class: "am-tiny", "text-anchor": "end" });
-    let yy = y + 54;
+    const paired = teams.length < obs.players.length;
+    const won = (seat) => obs.terminal && obs.returns && obs.returns[seat] > 0;
+    const badge = (seat) => (won(seat) ? h("span", { class: "am-won" }, crownIcon(16), obs.returns[seat] >= 1 ? t("victory") : t("shared victory")) : null);
+    const head = goodsHead(t("player"));
+    head.append(h("th", { scope: "col" }, t("coins")), h("th", { scope: "col" }, t("score")));
+    const body = h("tbody");
     teams.forEach((team, ti) => {
       const held = team.map((s) => goodsOf(obs.players[s]));
       const best = {};
-      COLOURS.forEach((c) => { best[c] = Math.max(...held.map((h2) => h2[c])); });
-      if (teams.length < n) {
-        txt(svg, PX + 14, yy + 16, (ti === 0 ? "team A: " : "team B: ") + teamName(view, team), { class: "am-small bold" });
-        if (obs.terminal && obs.returns && obs.returns[team[0]] > 0) {
-          crown(svg, PX + PW - 64, yy + 10, 9);
-          txt(svg, PX + PW - 78, yy + 16, obs.returns[team[0]] >= 1 ? "won" : "shared", { class: "am-won", "text-anchor": "end" });
-        }
-        txt(svg, PX + PW - 14, yy + 16, String(obs.scores[team[0]]), { class: "am-score", "text-anchor": "end" });
-        yy += 22;
+      COLOURS.forEach((c) => { best[c] = Math.max(...held.map((x) => x[c])); });
+      if (paired) {
+        body.append(h("tr", { class: "am-teamrow" },
+          h("th", { scope: "rowgroup", colspan: 6, class: "am-rowname" }, (ti === 0 ? t("team A") : t("team B")) + ": " + teamName(team), " ", badge(team[0])),
+          h("td", { class: "am-score" }, String(obs.scores[team[0]]))));
       }
       team.forEach((seat, k) => {
-        const p = obs.players[seat];
-        const rowY = yy + 17;
-        if (ti % 2 === 0) el("rect", { x: PX + 6, y: yy, width: PW - 12, height: rowH, rx: 5, fill: "#f3e8cc", opacity: 0.6 }, svg);
-        el("circle", { cx: PX + 20, cy: rowY - 5, r: 6, fill: seatColour(seat) }, svg);
-        const nm = txt(svg, PX + 32, rowY, clip(p.side[0] + " · " + seatName(view, seat), 13), { class: "am-small" });
-        titleOf(nm, `${p.side}: ${seatName(view, seat)}`);
-        COLOURS.forEach((c, i) => {
-          const v = held[k][c];
-          const counts = v > 0 && v === best[c];
-          txt(svg, colX(i), rowY, String(v), { class: "am-num" + (counts ? " bold" : " faint"), "text-anchor": "middle" });
-        });
-        txt(svg, PX + 264, rowY, String(coinsOf(p)), { class: "am-num", "text-anchor": "middle" });
-        if (teams.length === n) {
-          txt(svg, PX + PW - 14, rowY, String(obs.scores[seat]), { class: "am-score", "text-anchor": "end" });
-          if (obs.terminal && obs.returns && obs.returns[seat] > 0) crown(svg, PX + PW - 52, rowY - 5, 7);
-        }
-        yy += rowH;
+        const full = `${sideWord(SIDES[seat])}: ${seatName(view, seat)}`;
+        const row = h("tr", { class: ti % 2 ? "" : "am-stripe" },
+          h("th", { scope: "row", class: "am-rowname am-name", title: full }, dot(seat), full, paired ? null : [" ", badge(seat)]),
+          COLOURS.map((c) => {
+            const v = held[k][c];
+            return h("td", { class: v > 0 && v === best[c] ? "am-counts" : "am-faint" }, String(v));
+          }),
+          h("td", null, String(coinsOf(obs.players[seat]))),
+          h("td", { class: "am-score" }, paired ? "" : String(obs.scores[seat])));
+        body.append(row);
       });
     });
-    txt(svg, PX + 14, y + h - 10, teams.length < n ? "bold: the partner's goods that count" : "bold: goods that score (the king has some)", { class: "am-tiny" });
-    return h;
+    const note = paired ? t("bold: the partner's goods that count") : t("bold: goods that score (the king has some)");
+    return section("am-scores", paired ? t("Teams and scores") : t("Players and scores"),
+      h("table", { class: "am-table" }, h("thead", null, head), body), h("p", { class: "am-tiny" }, note));
+  }
+
+  function drawPanel(view, obs) {
+    const building = obs.phase === "build" || obs.phase === "random build";
+    return h("div", { class: "am-side" }, turnBox(view, obs), building ? trayBox(obs) : null, kingBox(obs),
+      building ? null : stockBox(obs), scoresBox(view, obs));
   }
 
   // ---- the renderer -------------------------------------------------------------------------------
   function draw(root, view) {
     const obs = view.observation;
-    const wrapDiv = document.createElement("div");
-    wrapDiv.className = "tl-am";
-    root.appendChild(wrapDiv);
-    const svg = el("svg", { class: "am-board", role: "group", "aria-label": "Aztec Market board" });
-    wrapDiv.appendChild(svg);
-    const bg = el("rect", { x: 0, y: 0, width: W, rx: 18, class: "am-bg" }, svg);
-    drawMarket(svg, view, obs);
-    drawBuyers(svg, view, obs);
-    let y = 14;
-    y += drawTurn(svg, view, obs, y) + 10;
-    if (obs.phase === "build" || obs.phase === "random build") y += drawTray(svg, view, obs, y) + 10;
-    y += drawKing(svg, view, obs, y) + 10;
-    if (obs.phase !== "build" && obs.phase !== "random build") y += drawStock(svg, view, obs, y) + 10;
-    y += drawSides(svg, view, obs, y);
-    const H = Math.max(y + 14, GY + G + BGAP + BH + 44);
-    bg.setAttribute("height", H);
-    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    root.appendChild(h("div", { class: "tl-am" }, h("div", { class: "am-grid" }, drawBoard(view, obs), drawPanel(view, obs))));
   }
 
   function keys(move, view) {
@@ -545,8 +615,8 @@
       case "place": return ["tile-" + slug(move.tile), move.square];
       case "move": return move.paid_by ? [move.square, move.paid_by] : [move.square];
       case "coin": return [move.buyer];
-      case "buy": return [move.buyer, vendorSquare(obs, move.vendor) || "vendor-" + move.vendor];
-      case "king_buys": return [vendorSquare(obs, move.vendor) || "vendor-" + move.vendor];
+      case "buy": return [move.buyer, move.square || vendorSquare(obs, move.vendor) || "vendor-" + move.vendor];
+      case "king_buys": return [move.square || vendorSquare(obs, move.vendor) || "vendor-" + move.vendor];
       case "king_skips": return ["king-skips"];
       case "pass": return ["pass"];
       case "play": return ["play"];
@@ -557,8 +627,104 @@
     }
   }
 
-  // The sides at the end, ranked by the AM-7 key: score, then the coins of the side's member with
-  // the most coins, then the goods of its member with the most goods.
+  // A pick key in words, for the shell's "Picked: ..." line.
+  function label(key, view) {
+    const obs = view.observation;
+    if (isSquare(key)) {
+      const name = obs.market[key];
+      if (name) return t("{tile} at {square}", { tile: tileWord(name), square: key });
+      return obs.hole === key ? t("the hole at {square}", { square: key }) : t("the empty square {square}", { square: key });
+    }
+    if (isBuyer(key)) return t("buyer {name}", { name: key });
+    if (key.startsWith("tile-")) return t("the {tile} tile", { tile: tileWord(key.slice(5).replace(/-/g, " ")) });
+    return {
+      pass: t("pass"), play: t("play"), "king-skips": t("the king skips"), end: t("end the turn"),
+    }[key] || null;
+  }
+
+  // The notation of the move a click on `key` most likely meant when `key` is not pickable now
+  // (the server answers with the engine's reason why it is not legal), or null.
+  function attempt(path, key, view) {
+    const obs = view.observation;
+    if (view.viewer === null || view.viewer === undefined || view.to_move !== view.viewer) return null;
+    const mine = SIDE_LETTERS[view.viewer];
+    const own = isBuyer(key) && key[0] === mine;
+    const first = path[0];
+    if (isSquare(key)) {
+      const name = obs.market[key];
+      switch (obs.phase) {
+        case "build": {
+          if (!name) return null;   // an empty square: the tile is still to be picked
+          const kind = first && first.startsWith("tile-") ? first.slice(5).replace(/-/g, " ")
+            : TILE_ORDER.find((k) => (obs.tiles_to_place || {})[k]);
+          return kind ? `place ${kind} at ${key}` : null;
+        }
+        case "pass king": {
+          const colour = vendorColour(name);
+          return colour ? `king buys ${colour}` : moveText(obs, key, null);
+        }
+        case "play":
+          if (first && isBuyer(first)) {   // a buyer, then this square: a purchase
+            const colour = vendorColour(name);
+            return colour ? `buy ${first} from ${colour}` : null;
+          }
+          if (path.length) return null;
+          return moveText(obs, key, payer(obs, view.viewer));
+        default:
+          return path.length ? null : moveText(obs, key, null);
+      }
+    }
+    if (!own) return null;   // another side's buyer (or no key of a move)
+    if (obs.phase === "play") {
+      if (first && isSquare(first)) return moveText(obs, first, key);
+      if (path.length) return null;
+      return buyText(obs, key);
+    }
+    if (path.length) return null;
+    return obs.phase === "choose" ? buyText(obs, key) : `coin on ${key}`;
+  }
+
+  // "move crowd from B3" (and "paying S2" for a paid move in PLAY); the errand boy moves free
+  function moveText(obs, square, buyer) {
+    const name = obs.market[square];
+    const text = `move ${name || "nothing"} from ${square}`;
+    return buyer && name !== "errand boy" ? `${text} paying ${buyer}` : text;
+  }
+
+  // the buyer of `seat` that would pay for a market move: one with a coin, else the first
+  function payer(obs, seat) {
+    const buyers = obs.players[seat].buyers;
+    return (buyers.find((b) => b.coin) || buyers[0]).name;
+  }
+
+  // a purchase by `buyer` from the vendor it most likely means: the nearest on its line, else
+  // one with goods
+  function buyText(obs, buyer) {
+    const onLine = lineOf(buyer).map((sq) => vendorColour(obs.market[sq])).find((c) => c);
+    const stocked = COLOURS.find((c) => obs.vendors[c]);
+    return `buy ${buyer} from ${onLine || stocked || COLOURS[0]}`;
+  }
+
+  // The board's pieces a seat's last move changed (the shell marks them).
+  function lastMoveKeys(move, view) {
+    const obs = view.observation;
+    let out;
+    switch (move.kind) {
+      case "place": case "hole": out = [move.square]; break;
+      case "move": out = [move.square, move.to, move.paid_by]; break;
+      case "coin": out = [move.buyer]; break;
+      case "buy": out = [move.buyer, move.square || vendorSquare(obs, move.vendor)]; break;
+      case "king_buys": out = [move.square || vendorSquare(obs, move.vendor), move.king || findTile(obs, "king")]; break;
+      case "draw": out = [vendorSquare(obs, move.colour)]; break;
+      default: out = [];
+    }
+    return out.filter((k) => k);
+  }
+
+  // ---- the result -------------------------------------------------------------------------------------
+
+  // The sides at the end, ranked by score, then the coins of the side's member with the most
+  // coins, then the goods of its member with the most goods.
   function sideRows(view) {
     const obs = view.observation;
     const scores = (view.result && view.result.scores) || view.scores || obs.scores;
@@ -566,76 +732,85 @@
     return teamsOf(obs).map((team) => {
       const coins = Math.max(...team.map((s) => coinsOf(obs.players[s])));
       const goods = Math.max(...team.map((s) => { const g = goodsOf(obs.players[s]); return COLOURS.reduce((a, c) => a + g[c], 0); }));
-      return { team, name: teamName(view, team), score: scores[team[0]], coins, goods, share: returns[team[0]] || 0 };
+      return { team, name: teamName(team), score: scores[team[0]], coins, goods, share: returns[team[0]] || 0 };
     });
   }
 
   function sideWords(view, row) {
-    return esc(row.name) + (row.team.length > 1 ? ` (${row.team.map((s) => esc(seatName(view, s))).join(" and ")})` : ` (${esc(seatName(view, row.team[0]))})`);
+    return `${esc(row.name)} (${andList(row.team.map((s) => esc(seatName(view, s))))})`;
+  }
+
+  function resultHead(view, rows, team) {
+    const top = rows[0];
+    const strong = (s) => `<strong>${s}</strong>`;
+    const tiedScore = rows.filter((r) => r.score === top.score);
+    const winners = rows.filter((r) => r.score === top.score && r.coins === top.coins && r.goods === top.goods);
+    if (winners.length > 1) {
+      return [html(t("Shared victory: {sides}, tied on {score} points."), { sides: andList(winners.map((r) => strong(sideWords(view, r)))), score: strong(top.score) }),
+        html(t("Both tie-breaks are tied as well (coins: {coins} each; goods: {goods} each), so the victory is shared, 1/{k} each."), { coins: top.coins, goods: top.goods, k: winners.length })];
+    }
+    const side = strong(sideWords(view, top)), score = strong(top.score);
+    if (tiedScore.length === 1) {
+      const next = rows[1];
+      const fields = { side, score, other: next.score, name: esc(next.name) };
+      return [team ? html(t("{side} win with {score} points, against {other} for {name}."), fields)
+        : html(t("{side} wins with {score} points, against {other} for {name}."), fields), ""];
+    }
+    const others = tiedScore.filter((r) => r !== top);
+    const tied = andList(tiedScore.map((r) => esc(r.name)));
+    const head = team ? html(t("{side} win on a tie-break: {tied} are tied on {score} points."), { side, tied, score })
+      : html(t("{side} wins on a tie-break: {tied} are tied on {score} points."), { side, tied, score });
+    const name = esc(top.name);
+    if (others.every((r) => r.coins < top.coins)) {
+      const fields = { side: name, coins: esc(coinsWords(top.coins)), others: others.map((r) => `${esc(r.name)} ${r.coins}`).join(", ") };
+      return [head, team ? html(t("First tie-break, coins: the partner of {side} with the most coins has {coins}; {others}."), fields)
+        : html(t("First tie-break, coins: {side} has {coins}; {others}."), fields)];
+    }
+    const fields = { side: name, coins: top.coins, goods: esc(tn("{n} good", "{n} goods", top.goods)), others: others.map((r) => `${esc(r.name)} ${r.goods}`).join(", ") };
+    return [head, team ? html(t("First tie-break, coins: tied at {coins}. Second tie-break, goods: the partner of {side} with the most goods has {goods}; {others}."), fields)
+      : html(t("First tie-break, coins: tied at {coins}. Second tie-break, goods: {side} has {goods}; {others}."), fields)];
+  }
+
+  function sideBlock(view, r) {
+    const obs = view.observation;
+    const held = r.team.map((s) => goodsOf(obs.players[s]));
+    const best = {};
+    COLOURS.forEach((c) => { best[c] = Math.max(...held.map((x) => x[c])); });
+    const pair = r.team.length > 1;
+    const win = r.share >= 1 ? (pair ? t("winning team") : t("winning player")) : r.share > 0 ? t("shared ({share})", { share: +r.share.toFixed(2) }) : "";
+    const calc = COLOURS.filter((c) => obs.king[c] && best[c]).map((c) => `${best[c]}·${obs.king[c]}`).join(" + ");
+    const counted = {};   // equal partners: only the first one's goods are marked as counted
+    const none = esc(t("no goods")), nothing = esc(t("no goods of a colour the king holds"));
+    const members = r.team.map((seat, k) => {
+      const goods = COLOURS.filter((c) => held[k][c]).map((c) => {
+        const v = held[k][c], words = esc(`${colourWord(c)} ${v}`);
+        if (v === best[c] && !counted[c]) { counted[c] = true; return `<strong>${words}</strong>`; }
+        return `<span class="am-faint">${words}</span>`;
+      });
+      return `<li><span class="am-dot" style="background:${seatColour(seat)}"></span>${esc(sideWord(SIDES[seat]))}: ` +
+        `${esc(seatName(view, seat))}<div class="am-goods">${goods.length ? goods.join(", ") : none}; ` +
+        `${esc(coinsWords(coinsOf(obs.players[seat])))}</div></li>`;
+    }).join("");
+    return `<div class="am-side-block${r.share > 0 ? " am-win" : ""}"><div><strong>${esc(r.name)}: ${r.score}</strong>` +
+      (win ? ` <span class="am-badge">${esc(win)}</span>` : "") + `</div>` +
+      `<div class="am-calc">${calc ? esc(calc) + " = " + r.score : nothing}</div>` +
+      `<ul>${members}</ul></div>`;
   }
 
   function result(view) {
     const obs = view.observation;
     const rows = sideRows(view).sort((a, b) => b.score - a.score || b.coins - a.coins || b.goods - a.goods);
     const team = rows[0].team.length > 1;
-    const top = rows[0];
-    const tiedScore = rows.filter((r) => r.score === top.score);
-    const winners = rows.filter((r) => r.score === top.score && r.coins === top.coins && r.goods === top.goods);
-    const verb = (r) => (r.team.length > 1 ? "win" : "wins");
-    const member = (r, what) => (team ? `${esc(r.name)}: the partner with the most ${what} has` : `${esc(r.name)} has`);
-    let head, why = "";
-    if (winners.length > 1) {
-      head = `Shared victory: ${winners.map((r) => `<strong>${sideWords(view, r)}</strong>`).join(" and ")}, ` +
-        `tied on <strong>${top.score}</strong> points.`;
-      why = `Both tie-breaks are tied as well (coins: ${top.coins} each; goods: ${top.goods} each), so the ` +
-        `victory is shared, 1/${winners.length} each (AM-7).`;
-    } else if (tiedScore.length === 1) {
-      const next = rows[1];
-      head = `<strong>${sideWords(view, top)}</strong> ${verb(top)} with <strong>${top.score}</strong> points` +
-        (next ? `, against ${next.score} for ${esc(next.name)}.` : ".");
-    } else {
-      const others = tiedScore.filter((r) => r !== top);
-      const byCoins = others.every((r) => r.coins < top.coins);
-      head = `<strong>${sideWords(view, top)}</strong> ${verb(top)} on a tie-break: ` +
-        `${tiedScore.map((r) => esc(r.name)).join(" and ")} are tied on <strong>${top.score}</strong> points.`;
-      if (byCoins) {
-        why = `First tie-break, coins: ${member(top, "coins")} ${plural(top.coins, "coin")}; ` +
-          others.map((r) => `${esc(r.name)} ${r.coins}`).join(", ") + " (AM-7).";
-      } else {
-        why = `First tie-break, coins: tied at ${top.coins}. Second tie-break, goods: ` +
-          `${member(top, "goods")} ${plural(top.goods, "good")}; ` + others.map((r) => `${esc(r.name)} ${r.goods}`).join(", ") + " (AM-7).";
-      }
-    }
-    let body = "";
-    for (const r of rows) {
-      const held = r.team.map((s) => goodsOf(obs.players[s]));
-      const best = {};
-      COLOURS.forEach((c) => { best[c] = Math.max(...held.map((h) => h[c])); });
-      const win = r.share >= 1 ? (r.team.length > 1 ? "winners" : "winner") : r.share > 0 ? `shared (${+r.share.toFixed(2)})` : "";
-      const calc = COLOURS.filter((c) => obs.king[c] && best[c]).map((c) => `${best[c]}·${obs.king[c]}`).join(" + ");
-      const counted = {};   // equal partners: only the first one's goods are marked as counted
-      const members = r.team.map((seat, k) => {
-        const goods = COLOURS.filter((c) => held[k][c]).map((c) => {
-          const v = held[k][c];
-          if (v === best[c] && !counted[c]) { counted[c] = true; return `<strong>${c} ${v}</strong>`; }
-          return `<span class="am-faint">${c} ${v}</span>`;
-        });
-        return `<li><span class="am-dot" style="background:${seatColour(seat)}"></span>${esc(sideOf(seat))}: ` +
-          `${esc(seatName(view, seat))}<div class="am-goods">${goods.length ? goods.join(", ") : "no goods"}; ` +
-          `${plural(coinsOf(obs.players[seat]), "coin")}</div></li>`;
-      }).join("");
-      body += `<div class="am-side-block${r.share > 0 ? " am-win" : ""}"><div><strong>${esc(r.name)}: ${r.score}</strong>` +
-        (win ? ` <span class="am-badge">${win}</span>` : "") + `</div>` +
-        `<div class="am-calc">${calc ? esc(calc) + " = " + r.score : "no goods of a colour the king holds"}</div>` +
-        `<ul>${members}</ul></div>`;
-    }
-    const king = COLOURS.map((c) => `${c} ${obs.king[c] || 0}`).join(", ");
-    return `<div class="am-result"><p>${head}</p>${why ? `<p>${why}</p>` : ""}${body}` +
-      `<p class="am-kingline"><strong>The king</strong> (points per good): ${esc(king)}.</p>` +
-      `<p class="am-note">Per colour, a side scores the goods of ${team ? "its partner with the most of that colour (bold)" : "that colour"} ` +
-      `times the king's goods of that colour. Ties go to the side whose ${team ? "partner" : "player"} has the most coins, ` +
-      `then the most goods; else the win is shared (AM-7).</p></div>`;
+    const [head, why] = resultHead(view, rows, team);
+    const king = COLOURS.map((c) => `${colourWord(c)} ${obs.king[c] || 0}`).join(", ");
+    const note = team
+      ? t("Per colour, a side scores the goods of its partner with the most of that colour (in bold) times the king's goods of that colour. A tie goes to the side whose partner has the most coins, then the most goods; otherwise the victory is shared.")
+      : t("Per colour, a player scores their goods of that colour times the king's goods of that colour. A tie goes to the player with the most coins, then the most goods; otherwise the victory is shared.");
+    const kingLine = esc(t("The king's goods (points per good): {goods}.", { goods: king }));
+    return `<div class="am-result"><p>${head}</p>${why ? `<p>${why}</p>` : ""}${rows.map((r) => sideBlock(view, r)).join("")}` +
+      `<p class="am-kingline">${kingLine}</p>` +
+      `<p class="am-note">${esc(note)}</p></div>`;
   }
 
-  window.Tlatelolco.register("aztec_market", { draw, keys, result });
+  T.register("aztec_market", { draw, keys, label, attempt, lastMoveKeys, result });
 })();

@@ -7,7 +7,7 @@
  * it an action bar: the tools, the mover's buildings by levels, this part's calpulli tiles and
  * the two bridge axes. Then HTML panels (beside the island when the board column is wide, under
  * it otherwise): turn notes, seats and scores, districts and their standings, tiles, supplies,
- * scorings, a legend.
+ * scorings, a legend. Every word shown goes through t()/tn() (the "mexica" catalogue).
  *
  * Pick paths (data-key values, clicked in order):
  *   walk / boat            -> [square]                        the square your Mexica goes to
@@ -23,6 +23,9 @@
  *   end                    -> ["end"]                          the end-turn button
  * Walk and boat destinations never overlap (a walk from a bridge lands on land, a boat on a
  * bridge), and every other kind starts with its own tool, so no two legal moves share a path.
+ * `label` names a key in words, `attempt` turns a click on something not pickable into the move
+ * it most likely meant (in notation, for the server to say why it is illegal), and
+ * `lastMoveKeys` names the squares and buttons a move touched.
  */
 (function () {
   "use strict";
@@ -51,11 +54,12 @@
 
   // ---- small helpers -------------------------------------------------------------------------
   const T = window.Tlatelolco;  // the shell's shared helpers
+  const t = (m, p) => T.t(m, p);
+  const tn = (one, many, n, p) => T.tn(one, many, n, p);
   const el = T.svg.bind(T), txt = T.text.bind(T);
   const esc = (s) => T.escape(s), seatName = (view, seat) => T.seatName(view, seat);
   function seatColour(seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; }
   function seatDark(seat) { return SEAT_DARK[seat % SEAT_DARK.length]; }
-  function plural(n, word, many) { return n + " " + (n === 1 ? word : (many || word + "s")); }
   function middle(size) { return Math.ceil(size / 2); }
   function small(size) { return Math.ceil(middle(size) / 2); }
   function parse(name) { return [COLS.indexOf(name[0]), parseInt(name.slice(1), 10) - 1]; }
@@ -64,6 +68,32 @@
   function px(c) { return MX + c * S; }
   function py(r) { return MY + r * S; }
   function sum(a) { return a.reduce((x, y) => x + y, 0); }
+  const SQUARE_KEY = /^[A-W]([1-9]|1[0-6])$/;
+  function isSquare(key) { return SQUARE_KEY.test(String(key)); }
+  function axisWords(axis) { return axis === "N-S" ? t("north–south") : t("west–east"); }
+  function axisShort(axis) { return axis === "N-S" ? t("N-S") : t("W-E"); }
+  function directionWords(d) {
+    return { N: t("north"), E: t("east"), S: t("south"), W: t("west") }[d] || d;
+  }
+  // "A", "A and B", "A, B and C" (the same words as the log's)
+  function joinList(items) {
+    if (items.length <= 1) return items.join("");
+    if (items.length === 2) return t("{first} and {second}", { first: items[0], second: items[1] });
+    return t("{first}, {rest}", { first: items[0], rest: joinList(items.slice(1)) });
+  }
+  // SVG text from a translated template: each {field} becomes a tspan with its own attributes,
+  // the words around it tspans with `plain` attributes (so the order follows the language)
+  function richText(parent, x, y, template, fields, attrs, plain) {
+    const node = txt(parent, x, y, "", attrs);
+    template.split(/(\{\w+\})/).forEach((part) => {
+      if (!part) return;
+      const m = /^\{(\w+)\}$/.exec(part);
+      const f = m ? fields[m[1]] : null;
+      const span = el("tspan", f ? (f.attrs || {}) : (plain || {}), node);
+      span.textContent = f ? f.text : part;
+    });
+    return node;
+  }
 
   // ---- the position, read once per view -------------------------------------------------------
   function readBoard(obs) {
@@ -90,10 +120,7 @@
   // Where an unfounded area's size is written: a free ordinary square, nothing beside it to the
   // west or east if possible, nearest the middle of the area.
   function labelSquare(b, area) {
-    const free = (sq) => {
-      const [c, r] = parse(sq);
-      return ".C".includes(b.t(c, r)) && !b.canals.has(sq) && !b.buildings.has(sq) && !b.tiles.has(sq) && !b.mexica.has(sq);
-    };
+    const free = (sq) => freeLand(b, sq);
     const piece = (c, r) => {
       const sq = inGrid(c, r) ? nameOf(c, r) : "";
       return b.buildings.has(sq) || b.mexica.has(sq) || b.tiles.has(sq) || b.bridges.has(sq);
@@ -339,20 +366,23 @@
   }
 
   function squareLabel(view, b, c, r) {
-    const sq = nameOf(c, r), t = b.t(c, r);
-    const parts = ["square " + sq];
-    if (b.bridges.has(sq)) parts.push("bridge " + b.bridges.get(sq) + " over a canal");
-    else if (b.canals.has(sq)) parts.push("canal");
-    else if (t === "~") parts.push("lake");
-    else if (t === "S") parts.push("starting square");
-    else if (t === "X") parts.push("coat of arms");
-    else parts.push("land");
-    if (b.mexica.has(sq)) parts.push("Mexica of " + seatName(view, b.mexica.get(sq)));
+    const sq = nameOf(c, r), t0 = b.t(c, r);
+    const parts = [t("square {square}", { square: sq })];
+    if (b.bridges.has(sq)) parts.push(t("bridge {axis} over a canal", { axis: axisWords(b.bridges.get(sq)) }));
+    else if (b.canals.has(sq)) parts.push(t("canal"));
+    else if (t0 === "~") parts.push(t("lake"));
+    else if (t0 === "S") parts.push(t("starting square"));
+    else if (t0 === "X") parts.push(t("coat of arms"));
+    else parts.push(t("land"));
+    if (b.mexica.has(sq)) parts.push(t("Mexica of {name}", { name: seatName(view, b.mexica.get(sq)) }));
     const bl = b.buildings.get(sq);
-    if (bl) parts.push(`building of ${seatName(view, bl.owner)}, ${plural(bl.levels, "level")}`);
-    if (b.tiles.has(sq)) parts.push("calpulli tile " + b.tiles.get(sq));
+    if (bl) parts.push(tn("building of {name}, {n} level", "building of {name}, {n} levels", bl.levels, { name: seatName(view, bl.owner) }));
+    if (b.tiles.has(sq)) parts.push(t("calpulli tile {size}", { size: b.tiles.get(sq) }));
     const area = b.areaOf.get(sq);
-    if (area) parts.push(area.tile ? `district ${area.tile}` : `unfounded area of ${plural(area.size, "square")}`);
+    if (area) {
+      parts.push(area.tile ? t("district {size}", { size: area.tile })
+        : tn("unfounded area of {n} square", "unfounded area of {n} squares", area.size));
+    }
     return parts.join(", ");
   }
 
@@ -368,27 +398,27 @@
     if (obs.terminal || phase !== "playing") {
       if (phase === "placing the Mexica" && view.to_move >= 0) {
         mexicaShape(g, view.to_move, 26, { transform: `translate(${MX + 14},${TOP / 2 + 2})` });
-        txt(g, MX + 32, y, clip(`${seatName(view, view.to_move)} places the Mexica on a starting square`, 80), { class: "mx-status-text" });
+        txt(g, MX + 32, y, clip(t("{name} places the Mexica on a starting square", { name: seatName(view, view.to_move) }), 80), { class: "mx-status-text" });
       } else {
         txt(g, MX + 8, y, clip(statusText(view), 110), { class: "mx-status-text" });
       }
       return;
     }
     const seat = obs.turn_of;
-    txt(g, MX + 8, y, `Part ${obs.part} · round ${obs.round}`, { class: "mx-status-head" });
+    txt(g, MX + 8, y, clip(t("Part {part} · round {round}", { part: obs.part, round: obs.round }), 22), { class: "mx-status-head" });
     mexicaShape(g, seat, 26, { transform: `translate(${MX + 168},${TOP / 2 + 2})` });
-    const who = txt(g, MX + 184, y, clip(seatName(view, seat), 24), { class: "mx-status-text", fill: seatDark(seat) });
-    const tail = el("tspan", { class: "mx-status-plain" }, who);
-    tail.textContent = obs.first_turn ? " to move · first turn" : " to move";
+    const template = obs.first_turn ? t("{name} to move · first turn") : t("{name} to move");
+    richText(g, MX + 184, y, template, { name: { text: clip(seatName(view, seat), 24), attrs: { fill: seatDark(seat) } } },
+      { class: "mx-status-text" }, { class: "mx-status-plain" });
     // AP dots, tokens held and taken, on the right
     const right = MX + W * S - 6;
     const held = (obs.tokens || [])[seat] || 0;
-    txt(g, right, y, `taken ${obs.tokens_taken}/${TOKENS_PER_TURN}`, { class: "mx-status-small", "text-anchor": "end" });
+    txt(g, right, y, t("taken {taken}/{most}", { taken: obs.tokens_taken, most: TOKENS_PER_TURN }), { class: "mx-status-small", "text-anchor": "end" });
     const tokX = right - 122;
     tokenShape(g, 9, { transform: `translate(${tokX},${TOP / 2 + 3})` });
     txt(g, tokX + 13, y, `×${held}`, { class: "mx-status-text" });
     const apX = tokX - 40 - AP_PER_TURN * 18;
-    txt(g, apX - 10, y, `${obs.ap} AP`, { class: "mx-status-head", "text-anchor": "end" });
+    txt(g, apX - 10, y, t("{n} AP", { n: obs.ap }), { class: "mx-status-head", "text-anchor": "end" });
     for (let i = 0; i < AP_PER_TURN; i++) {
       el("circle", { cx: apX + 8 + i * 18, cy: TOP / 2 + 3, r: 6.5, fill: i < obs.ap ? "#e0a000" : "#efe6cf", stroke: i < obs.ap ? "#8a6410" : "#c9b98c", "stroke-width": 1.3 }, g);
     }
@@ -396,15 +426,23 @@
 
   function statusText(view) {
     const obs = view.observation;
-    if (obs.terminal) return "Game over: " + resultLine(view, true);
+    if (obs.terminal) return t("Game over: {result}", { result: resultLine(view, true) });
     if (obs.phase === "drawing calpulli tiles") {
-      return `Set-up: drawing the part-1 calpulli tiles (${((obs.tiles || {}).available || []).length} of ${PART_ONE_TILES})`;
+      return t("Set-up: drawing the part-1 calpulli tiles ({drawn} of {total})",
+        { drawn: ((obs.tiles || {}).available || []).length, total: PART_ONE_TILES });
     }
-    if (obs.phase === "placing the Mexica") return `Set-up: ${seatName(view, view.to_move)} places the Mexica on a starting square`;
+    if (obs.phase === "placing the Mexica") {
+      return t("Set-up: {name} places the Mexica on a starting square", { name: seatName(view, view.to_move) });
+    }
     const seat = obs.turn_of;
-    return `Part ${obs.part}, round ${obs.round}: ${seatName(view, seat)} to move, ${plural(obs.ap, "AP")} left, ` +
-      `${plural((obs.tokens || [])[seat] || 0, "action token")} held, ${obs.tokens_taken} of ${TOKENS_PER_TURN} taken this turn` +
-      (obs.first_turn ? ", first turn: no blocking a rival Mexica" : "");
+    const parts = [
+      t("Part {part}, round {round}: {name} to move", { part: obs.part, round: obs.round, name: seatName(view, seat) }),
+      tn("{n} AP left", "{n} AP left", obs.ap),
+      tn("{n} action token held", "{n} action tokens held", (obs.tokens || [])[seat] || 0),
+      t("{taken} of {most} taken this turn", { taken: obs.tokens_taken, most: TOKENS_PER_TURN }),
+    ];
+    if (obs.first_turn) parts.push(t("first turn: no blocking a rival Mexica"));
+    return parts.join(", ");
   }
 
   // ---- the action bar ---------------------------------------------------------------------------
@@ -421,31 +459,34 @@
     const mover = playing ? obs.turn_of : (view.to_move >= 0 ? view.to_move : (view.viewer != null ? view.viewer : 0));
     const supply = obs.supply || {};
     const row1 = 8, h1 = 54, row2 = 72, h2 = 62;
+    const singles = supply.single_canals || 0, doubles = supply.double_canals || 0;
+    const bridges = supply.bridges || 0, tokens = supply.action_tokens || 0;
 
     // tools
     const tools = [
-      ["tool:teleport", "Teleport", "5 AP", `Teleport your Mexica to any free square or bridge (5 AP)`, (g) => {
+      ["tool:teleport", t("Teleport"), t("{n} AP", { n: 5 }), t("Teleport your Mexica to any free square or bridge (5 AP)"), (g) => {
         el("circle", { cx: 21, cy: 27, r: 16, fill: "none", stroke: "#8a6410", "stroke-width": 1.4, "stroke-dasharray": "3 3" }, g);
         mexicaShape(g, mover >= 0 ? mover : 0, 28, { transform: "translate(21,28)" });
       }],
-      ["tool:canal", "Canal", `1 AP · ${supply.single_canals || 0} left`, `Place a single canal tile (1 AP), ${supply.single_canals || 0} left`, (g) => {
+      ["tool:canal", t("Canal"), t("1 AP · {n} left", { n: singles }), t("Place a single canal tile (1 AP), {n} left", { n: singles }), (g) => {
         el("rect", { x: 10, y: 14, width: 26, height: 26, rx: 2, fill: COLOUR.canal, stroke: "#1d4f73", "stroke-width": 1.5 }, g);
       }],
-      ["tool:double", "Double", `1 AP · ${supply.double_canals || 0} left`, `Place a double canal tile on two neighbouring squares (1 AP), ${supply.double_canals || 0} left`, (g) => {
+      ["tool:double", t("Double"), t("1 AP · {n} left", { n: doubles }), t("Place a double canal tile on two neighbouring squares (1 AP), {n} left", { n: doubles }), (g) => {
         el("rect", { x: 6, y: 20, width: 36, height: 18, rx: 2, fill: COLOUR.canal, stroke: "#1d4f73", "stroke-width": 1.5 }, g);
         el("line", { x1: 24, y1: 20, x2: 24, y2: 38, stroke: "#1d4f73", "stroke-width": 1, "stroke-dasharray": "2 2" }, g);
       }],
-      ["tool:bridge", "Bridge", `1 AP · ${supply.bridges || 0} left`, `Place a bridge from the supply (1 AP), ${supply.bridges || 0} left`, (g) => {
+      ["tool:bridge", t("Bridge"), t("1 AP · {n} left", { n: bridges }), t("Place a bridge from the supply (1 AP), {n} left", { n: bridges }), (g) => {
         bridgeShape(g, "W-E", 34, 16, { transform: "translate(24,28)" });
       }],
-      ["tool:move_bridge", "Move bridge", "1 AP", "Move a bridge, once all 11 are on the board (1 AP)", (g) => {
+      ["tool:move_bridge", t("Move bridge"), t("{n} AP", { n: 1 }), t("Move a bridge, once all 11 are on the board (1 AP)"), (g) => {
         bridgeShape(g, "W-E", 26, 13, { transform: "translate(19,33)" });
         el("path", { d: "M8,18 Q20,8 33,16 M33,16 l-5,-4 M33,16 l-6,2", fill: "none", stroke: "#8a6410", "stroke-width": 1.8, "stroke-linecap": "round" }, g);
       }],
-      ["token", "Token", `1 AP · ${supply.action_tokens || 0} left`, `Take an action token from the supply (1 AP), ${supply.action_tokens || 0} in the supply, ${obs.tokens_taken || 0} of ${TOKENS_PER_TURN} taken this turn`, (g) => {
-        tokenShape(g, 12, { transform: "translate(22,28)" });
-      }],
-      ["end", "End turn", "unused AP lost", "End your turn", (g) => {
+      ["token", t("Token"), t("1 AP · {n} left", { n: tokens }),
+        t("Take an action token from the supply (1 AP), {n} in the supply, {taken} of {most} taken this turn", { n: tokens, taken: obs.tokens_taken || 0, most: TOKENS_PER_TURN }), (g) => {
+          tokenShape(g, 12, { transform: "translate(22,28)" });
+        }],
+      ["end", t("End turn"), t("unused AP lost"), t("End your turn"), (g) => {
         el("path", { d: "M10,29 l8,8 l16,-18", fill: "none", stroke: "#2e7d32", "stroke-width": 4, "stroke-linecap": "round", "stroke-linejoin": "round" }, g);
       }],
     ];
@@ -454,55 +495,58 @@
     tools.forEach(([key, label, sub, aria, icon], i) => {
       const g = button(bar, tx0 + i * (tw + gap), row1, tw, h1, key, aria, { class: "mx-btn mx-tool" });
       icon(g);
-      txt(g, 43, 23, label, { class: "mx-btn-label" });
-      txt(g, 43, 40, sub, { class: "mx-btn-sub" });
+      txt(g, 43, 23, clip(label, 14), { class: label.length > 11 ? "mx-btn-label mx-btn-long" : "mx-btn-label" });
+      txt(g, 43, 40, clip(sub, 16), { class: sub.length > 14 ? "mx-btn-sub mx-btn-long" : "mx-btn-sub" });
     });
+
+    // a title and two hint lines before a row of buttons; the room they take (words differ in
+    // length from one language to another)
+    const heading = (x, lines) => {
+      txt(bar, x, row2 + 14, lines[0], { class: "mx-bar-title" });
+      txt(bar, x, row2 + 30, lines[1], { class: "mx-bar-hint" });
+      txt(bar, x, row2 + 44, lines[2], { class: "mx-bar-hint" });
+      return Math.max(50, Math.ceil(lines[0].length * 9.2) + 8, Math.ceil(Math.max(lines[1].length, lines[2].length) * 6.3) + 6);
+    };
 
     // buildings of the mover's supply
     const left = ((obs.buildings_left || [])[mover]) || [0, 0, 0, 0];
     let x = MX;
-    txt(bar, x, row2 + 14, "Build", { class: "mx-bar-title" });
-    txt(bar, x, row2 + 30, mover === view.viewer ? "your" : `seat ${mover}'s`, { class: "mx-bar-hint" });
-    txt(bar, x, row2 + 44, "supply", { class: "mx-bar-hint" });
-    x += 50;
+    x += heading(x, [t("Build"), t("supply"), mover === view.viewer ? t("(yours)") : t("(seat {n})", { n: mover })]);
     for (let lv = 1; lv <= 4; lv++) {
       const n = left[lv - 1] || 0;
-      const g = button(bar, x, row2, 70, h2, "level:" + lv, `Build a building of ${plural(lv, "level")} (${lv} AP), ${n} left`, { class: "mx-btn mx-level" + (n ? "" : " mx-empty") });
-      buildingShape(g, mover >= 0 ? mover : 0, lv, 38, { transform: "translate(24,31)" });
-      txt(g, 47, 28, "×" + n, { class: "mx-btn-label" });
-      txt(g, 47, 46, lv + " AP", { class: "mx-btn-sub" });
-      x += 75;
+      const aria = tn("Build a building of {n} level ({n} AP), {left} left", "Build a building of {n} levels ({n} AP), {left} left", lv, { left: n });
+      const g = button(bar, x, row2, 70, h2, "level:" + lv, aria, { class: "mx-btn mx-level" + (n ? "" : " mx-empty") });
+      buildingShape(g, mover >= 0 ? mover : 0, lv, 38, { transform: "translate(23,31)" });
+      txt(g, 45, 28, "×" + n, { class: "mx-btn-label" });
+      txt(g, 45, 46, t("{n} AP", { n: lv }), { class: "mx-btn-sub" });
+      x += 74;
     }
 
     // this part's calpulli tiles
     x += 10;
-    txt(bar, x, row2 + 14, "Found", { class: "mx-bar-title" });
-    txt(bar, x, row2 + 30, `part ${obs.part || 1}`, { class: "mx-bar-hint" });
-    txt(bar, x, row2 + 44, "tiles", { class: "mx-bar-hint" });
-    x += 50;
+    x += heading(x, [t("Found"), t("part {part}", { part: obs.part || 1 }), t("tiles")]);
     const tiles = (obs.tiles || {}).available || [];
     const counts = new Map();
-    tiles.forEach((s) => counts.set(s, (counts.get(s) || 0) + 1));
+    tiles.forEach((sz) => counts.set(sz, (counts.get(sz) || 0) + 1));
     const sizes = [...counts.keys()].sort((a, b2) => a - b2);
-    const tileW = 41;
-    if (!sizes.length) txt(bar, x, row2 + 35, obs.phase === "drawing calpulli tiles" ? "being drawn" : "none left", { class: "mx-bar-hint" });
+    const tileW = 39;
+    if (!sizes.length) txt(bar, x, row2 + 35, obs.phase === "drawing calpulli tiles" ? t("being drawn") : t("none left"), { class: "mx-bar-hint" });
     sizes.forEach((size) => {
       const n = counts.get(size);
-      const g = button(bar, x, row2, tileW, h2, "tile:" + size, `Found a district with the calpulli tile ${size} (free): the founder scores ${middle(size)}, others present ${small(size)}${n > 1 ? `, ${n} tiles of this size` : ""}`, { class: "mx-btn mx-tilebtn" });
+      let aria = t("Found a district with the calpulli tile {size} (free): the founder scores {middle}, others present {small}", { size, middle: middle(size), small: small(size) });
+      if (n > 1) aria += ", " + tn("{n} tile of this size", "{n} tiles of this size", n);
+      const g = button(bar, x, row2, tileW, h2, "tile:" + size, aria, { class: "mx-btn mx-tilebtn" });
       if (n > 1) tileShape(g, size, 32, { transform: "translate(25,28)", opacity: 0.6 });
       tileShape(g, size, 32, { transform: `translate(${n > 1 ? 20 : 22},${n > 1 ? 33 : 31})` });
-      x += tileW + 4;
+      x += tileW + 3;
     });
 
-    // the axis of a bridge, when both are possible
+    // the axis of a bridge, when both are possible (a bridge drawn along it, and its name)
     const ax = MX + W * S - 2 * 48 - 4;
-    txt(bar, ax - 8, row2 + 14, "Axis", { class: "mx-bar-title", "text-anchor": "end" });
-    txt(bar, ax - 8, row2 + 30, "of a", { class: "mx-bar-hint", "text-anchor": "end" });
-    txt(bar, ax - 8, row2 + 44, "bridge", { class: "mx-bar-hint", "text-anchor": "end" });
-    [["axis:N-S", "N-S", "north–south"], ["axis:W-E", "W-E", "west–east"]].forEach(([key, label, words], i) => {
-      const g = button(bar, ax + i * 52, row2, 48, h2, key, `Bridge axis ${words}`, { class: "mx-btn mx-axis" });
-      bridgeShape(g, label, 30, 13, { transform: "translate(24,25)" });
-      txt(g, 24, 55, label, { class: "mx-btn-sub", "text-anchor": "middle" });
+    ["N-S", "W-E"].forEach((axis, i) => {
+      const g = button(bar, ax + i * 52, row2, 48, h2, "axis:" + axis, t("Bridge axis {axis}", { axis: axisWords(axis) }), { class: "mx-btn mx-axis" });
+      bridgeShape(g, axis, 30, 13, { transform: "translate(24,25)" });
+      txt(g, 24, 55, axisShort(axis), { class: "mx-btn-sub", "text-anchor": "middle" });
     });
   }
 
@@ -511,45 +555,63 @@
     return `<span class="mx-chip" style="background:${seatColour(seat)};border-color:${seatDark(seat)}">${seat}</span>`;
   }
   function tileHtml(size, cls) {
-    return `<span class="mx-tile ${cls || ""}" title="calpulli tile ${size}: ${size} / ${middle(size)} / ${small(size)}">` +
+    const title = t("calpulli tile {size}: {size} / {middle} / {small}", { size, middle: middle(size), small: small(size) });
+    return `<span class="mx-tile ${cls || ""}" title="${esc(title)}">` +
       `<b>${size}</b><i><em>${middle(size)}</em><em>${small(size)}</em></i></span>`;
   }
-  function tilesHtml(sizes, cls, highlight) {
-    if (!sizes || !sizes.length) return `<span class="mx-none">none</span>`;
-    return [...sizes].sort((a, b) => a - b).map((s) => tileHtml(s, (cls || "") + (highlight && highlight.has(s) ? " mx-tile-match" : ""))).join("");
+  // markup around translated words (t() never inside a template literal: Babel would miss it)
+  function span(cls, text) { return `<span class="${cls}">${esc(text)}</span>`; }
+  function div(cls, text) { return `<div class="${cls}">${esc(text)}</div>`; }
+  function box(title, inner, cls) {
+    return `<section class="mx-box${cls ? " " + cls : ""}"><h3>${esc(title)}</h3>${inner}</section>`;
   }
+  function th(label, title, cls) {
+    return `<th${cls ? ` class="${cls}"` : ""}${title ? ` title="${esc(title)}"` : ""}>${label}</th>`;
+  }
+  function tilesHtml(sizes, cls, highlight) {
+    if (!sizes || !sizes.length) return span("mx-none", t("none"));
+    return [...sizes].sort((a, b) => a - b).map((sz) => tileHtml(sz, (cls || "") + (highlight && highlight.has(sz) ? " mx-tile-match" : ""))).join("");
+  }
+  // a translated template (t("...") without fields) as HTML: its words escaped, each {field}
+  // replaced by markup
+  function fillHtml(template, fields) {
+    return esc(template).replace(/\{(\w+)\}/g, (all, key) => (
+      Object.prototype.hasOwnProperty.call(fields, key) ? String(fields[key]) : all));
+  }
+  function who(view, seat) { return `${chip(seat)} <b>${esc(seatName(view, seat))}</b>`; }
 
   function turnHtml(view) {
     const obs = view.observation;
     const phase = obs.phase;
-    let head = `Part ${obs.part} · round ${obs.round}`;
-    if (phase === "drawing calpulli tiles" || phase === "placing the Mexica") head = "Set-up";
-    if (obs.terminal) head = "Game over";
+    let head = t("Part {part} · round {round}", { part: obs.part, round: obs.round });
+    if (phase === "drawing calpulli tiles" || phase === "placing the Mexica") head = t("Set-up");
+    if (obs.terminal) head = t("Game over");
     let body = "";
+    const line = (html) => `<div class="mx-turn-line">${html}</div>`;
     if (obs.terminal) {
-      body = `<div class="mx-turn-line">${resultLine(view)}</div>`;
+      body = line(resultLine(view));
     } else if (phase === "drawing calpulli tiles") {
       const drawn = ((obs.tiles || {}).available || []).length;
-      body = `<div class="mx-turn-line">Drawing the part-1 calpulli tiles: ${drawn} of ${PART_ONE_TILES}.</div>`;
+      body = line(esc(t("Drawing the part-1 calpulli tiles: {drawn} of {total}.", { drawn, total: PART_ONE_TILES })));
     } else if (phase === "placing the Mexica") {
       const seat = view.to_move;
-      body = `<div class="mx-turn-line">${chip(seat)} <b>${esc(seatName(view, seat))}</b> places the Mexica on a starting square.</div>`;
-      if (seat === view.viewer) body += `<div class="mx-hint">Click a free starting square (★) by the coat of arms.</div>`;
+      body = line(fillHtml(t("{name} places the Mexica on a starting square."), { name: who(view, seat) }));
+      if (seat === view.viewer) body += div("mx-hint", t("Click a free starting square (★) by the coat of arms."));
     } else {
       const seat = obs.turn_of;
       const held = (obs.tokens || [])[seat] || 0;
-      body = `<div class="mx-turn-line">${chip(seat)} <b>${esc(seatName(view, seat))}</b> to move: ` +
-        `<span class="mx-ap-num">${obs.ap}</span> AP left` + (held ? ` <span class="mx-plus">+${plural(held, "token")}</span>` : "") + `</div>`;
+      let text = fillHtml(t("{name} to move: {ap} AP left"), { name: who(view, seat), ap: `<span class="mx-ap-num">${obs.ap}</span>` });
+      if (held) text += " " + span("mx-plus", tn("+{n} token", "+{n} tokens", held));
+      body = line(text);
       if (obs.idle_round && seat !== 0) {
-        body += `<div class="mx-note">Nobody has taken an action this round yet: if nobody does, part ${obs.part} ends with this round.</div>`;
+        body += div("mx-note", t("Nobody has taken an action this round yet: if nobody does, part {part} ends with this round.", { part: obs.part }));
       }
-      if (obs.first_turn) body += `<div class="mx-warn">First turn: you may not leave a rival Mexica with nowhere to step.</div>`;
+      if (obs.first_turn) body += div("mx-warn", t("First turn: you may not leave a rival Mexica with nowhere to step."));
       if (seat === view.viewer && (view.legal || []).length) {
-        body += `<div class="mx-hint">Walk: click a highlighted square next to your Mexica (from a bridge: another bridge by boat). ` +
-          `Build: a building of your supply, then a square. Found: a tile, then a square. Canals and bridges: the tool, then the square(s).</div>`;
+        body += div("mx-hint", t("Walk: click a highlighted square next to your Mexica (from a bridge: another bridge by boat). Build: a building of your supply, then a square. Found: a tile, then a square. Canals and bridges: the tool, then the square(s)."));
       }
     }
-    return `<section class="mx-box mx-turn"><h3>${head}</h3>${body}</section>`;
+    return box(head, body, "mx-turn");
   }
 
   function seatsHtml(view, b) {
@@ -558,24 +620,31 @@
     const onStart = (sq) => { if (!sq) return false; const [c, r] = parse(sq); return b.t(c, r) === "S"; };
     const left = obs.buildings_left || [], reserve = obs.buildings_part_two || [];
     const mover = obs.terminal ? -1 : (obs.phase === "playing" ? obs.turn_of : view.to_move);
+    const byLevels = t("buildings left by levels 1/2/3/4");
+    const starTitle = t("on a starting square: +{n} at a scoring", { n: START_BONUS });
+    const star = ` <span class="mx-star" title="${esc(starTitle)}">★</span>`;
     const rows = [];
     for (let s = 0; s < n; s++) {
       const sq = obs.mexica[s];
       const l = left[s] || [0, 0, 0, 0];
       const built = [...b.buildings.values()].filter((x) => x.owner === s).reduce((a, x) => a + x.levels, 0);
       const res = reserve[s] || [0, 0, 0, 0];
+      const title = [byLevels];
+      if (sum(res)) title.push(t("part 2 adds {counts}", { counts: res.join("/") }));
+      title.push(tn("{n} level built", "{n} levels built", built));
       rows.push(`<tr class="${s === mover ? "mx-mover" : ""}">` +
         `<td>${s === mover ? "▶" : ""}</td>` +
         `<td class="mx-name">${chip(s)} ${esc(seatName(view, s))}</td>` +
         `<td class="mx-num"><b>${(obs.scores || [])[s] ?? 0}</b></td>` +
         `<td class="mx-num">${(obs.tokens || [])[s] ?? 0}</td>` +
-        `<td>${sq ? esc(sq) + (onStart(sq) ? ' <span class="mx-star" title="on a starting square: +5 at a scoring">★</span>' : "") : '<span class="mx-none">—</span>'}</td>` +
-        `<td class="mx-left" title="buildings left by levels 1/2/3/4${sum(res) ? "; part 2 adds " + res.join("/") : ""}; ${built} levels built">${l.join("/")}</td></tr>`);
+        `<td>${sq ? esc(sq) + (onStart(sq) ? star : "") : '<span class="mx-none">—</span>'}</td>` +
+        `<td class="mx-left" title="${esc(title.join("; "))}">${l.join("/")}</td></tr>`);
     }
-    return `<section class="mx-box"><h3>Seats</h3><table class="mx-table mx-seats">` +
-      `<thead><tr><th></th><th>seat</th><th title="points">pts</th><th title="action tokens held">tok</th><th title="where the Mexica stands">at</th><th title="buildings left by levels 1/2/3/4">left</th></tr></thead>` +
-      `<tbody>${rows.join("")}</tbody></table>` +
-      `<div class="mx-note">tok: action tokens held · at: where the Mexica stands (★ a starting square: +${START_BONUS} at each scoring) · left: buildings by levels 1/2/3/4.${reserveNote(view)}</div></section>`;
+    const note = t("tok: action tokens held · at: where the Mexica stands (★ a starting square: +{n} at each scoring) · left: buildings by levels 1/2/3/4.", { n: START_BONUS });
+    const head = th("") + th(esc(t("seat"))) + th(esc(t("pts")), t("points")) + th(esc(t("tok")), t("action tokens held")) +
+      th(esc(t("at")), t("where the Mexica stands")) + th(esc(t("left")), byLevels);
+    return box(t("Seats"), `<table class="mx-table mx-seats"><thead><tr>${head}</tr></thead>` +
+      `<tbody>${rows.join("")}</tbody></table>` + div("mx-note", note + reserveNote(view)));
   }
 
   function reserveNote(view) {
@@ -583,8 +652,9 @@
     const reserve = obs.buildings_part_two || [];
     if (!reserve.some((r) => sum(r))) return "";
     const same = reserve.every((r) => r.join("/") === reserve[0].join("/"));
-    return " Part 2 adds " + (same ? `${reserve[0].join("/")} to each seat`
-      : reserve.map((r, s) => `${s}: ${r.join("/")}`).join(", ")) + ".";
+    if (same) return " " + t("Part 2 adds {counts} to each seat.", { counts: reserve[0].join("/") });
+    const each = reserve.map((r, s) => t("{seat}: {counts}", { seat: s, counts: r.join("/") })).join(", ");
+    return " " + t("Part 2 adds {counts}.", { counts: each });
   }
 
   function districtsHtml(view, b) {
@@ -596,12 +666,12 @@
       area.squares.forEach((sq) => { const bl = b.buildings.get(sq); if (bl) lv[bl.owner] += bl.levels; });
       return lv;
     };
-    let html = `<section class="mx-box"><h3>Districts</h3>`;
+    let html = "";
     if (!founded.length) {
-      html += `<div class="mx-none">none founded yet</div>`;
+      html += div("mx-none", t("none founded yet"));
     } else {
-      html += `<table class="mx-table mx-districts"><thead><tr><th>tile</th><th>at</th>` +
-        [...Array(n).keys()].map((s) => `<th class="mx-num" title="levels of ${esc(seatName(view, s))} (and what a scoring would give now)">${chip(s)}</th>`).join("") +
+      const seats = [...Array(n).keys()].map((s) => th(chip(s), t("levels of {name} (and what a scoring would give now)", { name: seatName(view, s) }), "mx-num"));
+      html += `<table class="mx-table mx-districts"><thead><tr>` + th(esc(t("tile"))) + th(esc(t("at"))) + seats.join("") +
         `</tr></thead><tbody>`;
       founded.forEach((a) => {
         const lv = levelsIn(a), pts = standings(lv, a.tile);
@@ -613,34 +683,39 @@
     }
     const available = new Set(((obs.tiles || {}).available) || []);
     const unfounded = b.areas.filter((a) => !a.tile).map((a) => a.size).sort((x, y) => y - x);
-    html += `<div class="mx-areas"><b>Unfounded areas:</b> ` + (unfounded.length
-      ? unfounded.map((s) => `<span class="mx-area${available.has(s) ? " mx-area-match" : ""}">${s}</span>`).join(" ")
-      : '<span class="mx-none">none</span>') + `</div>`;
-    html += `<div class="mx-note">Levels built by each seat; in green ${obs.terminal ? "what the district gave at the last scoring" : "what a scoring would give now"}.` +
-      (obs.part === 2 && !obs.terminal ? " At the second scoring unfounded areas score too, as a tile of their size." : "") + `</div>`;
-    return html + `</section>`;
+    html += `<div class="mx-areas"><b>` + esc(t("Unfounded areas:")) + `</b> ` + (unfounded.length
+      ? unfounded.map((sz) => `<span class="mx-area${available.has(sz) ? " mx-area-match" : ""}">${sz}</span>`).join(" ")
+      : span("mx-none", t("every area is a district"))) + `</div>`;
+    let note = obs.terminal
+      ? t("Levels built by each seat; in green what the district gave at the last scoring.")
+      : t("Levels built by each seat; in green what a scoring would give now.");
+    if (obs.part === 2 && !obs.terminal) note += " " + t("At the second scoring unfounded areas score too, as a tile of their size.");
+    return box(t("Districts"), html + div("mx-note", note));
   }
 
   function tilesPanelHtml(view, b) {
     const obs = view.observation;
-    const t = obs.tiles || {};
+    const tl = obs.tiles || {};
     const drawing = obs.phase === "drawing calpulli tiles";
     const unfounded = new Set(b.areas.filter((a) => !a.tile).map((a) => a.size));
-    let html = `<section class="mx-box"><h3>Calpulli tiles</h3>`;
-    html += `<div class="mx-row"><span class="mx-k">${drawing ? "drawn" : "part " + obs.part}</span>${tilesHtml(t.available, "", unfounded)}</div>`;
-    if (obs.part === 1) html += `<div class="mx-row"><span class="mx-k">${drawing ? "not drawn" : "part 2"}</span>${tilesHtml(t.face_down, "mx-tile-down")}</div>`;
-    if ((t.removed || []).length) html += `<div class="mx-row"><span class="mx-k">removed</span>${tilesHtml(t.removed, "mx-tile-gone")}</div>`;
-    html += `<div class="mx-note">Tile numbers: size (scoring 1st) · <span class="mx-c-mid">middle</span>: founder, 2nd · <span class="mx-c-small">small</span>: others present, 3rd. Green: an unfounded area has that size.</div>`;
-    return html + `</section>`;
+    const row = (label, html) => `<div class="mx-row"><span class="mx-k">${esc(label)}</span>${html}</div>`;
+    let html = "";
+    html += row(drawing ? t("drawn") : t("part {part}", { part: obs.part }), tilesHtml(tl.available, "", unfounded));
+    if (obs.part === 1) html += row(drawing ? t("not drawn") : t("part {part}", { part: 2 }), tilesHtml(tl.face_down, "mx-tile-down"));
+    if ((tl.removed || []).length) html += row(t("removed"), tilesHtml(tl.removed, "mx-tile-gone"));
+    const note = fillHtml(t("Tile numbers: size (scoring 1st) · {middle}: founder, 2nd · {small}: others present, 3rd. Green: an unfounded area has that size."), {
+      middle: span("mx-c-mid", t("middle number")), small: span("mx-c-small", t("small number")) });
+    return box(t("Calpulli tiles"), html + `<div class="mx-note">${note}</div>`);
   }
 
   function supplyHtml(view) {
     const obs = view.observation, s = obs.supply || {};
-    return `<section class="mx-box"><h3>Supply</h3><div class="mx-supply">` +
-      `<span><i class="mx-ico mx-ico-canal"></i>${s.single_canals ?? 0} single canals</span>` +
-      `<span><i class="mx-ico mx-ico-canal2"></i>${s.double_canals ?? 0} double canals</span>` +
-      `<span><i class="mx-ico mx-ico-bridge"></i>${plural(s.bridges ?? 0, "bridge")}</span>` +
-      `<span><i class="mx-ico mx-ico-token"></i>${plural(s.action_tokens ?? 0, "action token")}</span></div></section>`;
+    const item = (ico, text) => `<span><i class="mx-ico ${ico}"></i>${esc(text)}</span>`;
+    return box(t("Supply"), `<div class="mx-supply">` +
+      item("mx-ico-canal", tn("{n} single canal", "{n} single canals", s.single_canals ?? 0)) +
+      item("mx-ico-canal2", tn("{n} double canal", "{n} double canals", s.double_canals ?? 0)) +
+      item("mx-ico-bridge", tn("{n} bridge", "{n} bridges", s.bridges ?? 0)) +
+      item("mx-ico-token", tn("{n} action token", "{n} action tokens", s.action_tokens ?? 0)) + `</div>`);
   }
 
   function scoringsHtml(view) {
@@ -648,19 +723,20 @@
     const sc = obs.scorings || [];
     if (!sc.length) return "";
     const n = (obs.mexica || []).length;
-    return `<section class="mx-box"><h3>Scorings</h3><table class="mx-table"><thead><tr><th></th>` +
+    const names = [t("first scoring"), t("second scoring")];
+    return box(t("Scorings"), `<table class="mx-table"><thead><tr><th></th>` +
       [...Array(n).keys()].map((s) => `<th>${chip(s)}</th>`).join("") + `</tr></thead><tbody>` +
-      sc.map((pts, i) => `<tr><td>${i === 0 ? "first" : "second"}</td>` + pts.map((p) => `<td class="mx-num">+${p}</td>`).join("") + `</tr>`).join("") +
-      `</tbody></table></section>`;
+      sc.map((pts, i) => `<tr><td>${esc(names[i] || "")}</td>` + pts.map((p) => `<td class="mx-num">+${p}</td>`).join("") + `</tr>`).join("") +
+      `</tbody></table>`);
   }
 
   function legendHtml() {
-    const sw = (cls, label) => `<span class="mx-leg"><i class="mx-sw ${cls}"></i>${label}</span>`;
+    const sw = (cls, label) => `<span class="mx-leg"><i class="mx-sw ${cls}"></i>${esc(label)}</span>`;
     return `<section class="mx-box mx-legend">` +
-      sw("mx-sw-lake", "lake") + sw("mx-sw-canal", "canal") + sw("mx-sw-land", "unfounded land") +
-      sw("mx-sw-district", "founded district") + sw("mx-sw-start", "★ starting square") +
-      `<span class="mx-leg"><span class="mx-size-ex">12</span>size of an unfounded area (circled green: a tile of this part fits)</span>` +
-      `<span class="mx-leg">Buildings: the seat in the white badge, the levels top right and as tiers.</span>` +
+      sw("mx-sw-lake", t("lake")) + sw("mx-sw-canal", t("canal")) + sw("mx-sw-land", t("unfounded land")) +
+      sw("mx-sw-district", t("founded district")) + sw("mx-sw-start", t("★ starting square")) +
+      `<span class="mx-leg"><span class="mx-size-ex">12</span>` + esc(t("size of an unfounded area (circled green: a tile of this part fits)")) + `</span>` +
+      span("mx-leg", t("Buildings: the seat in the white badge, the levels top right and as tiers.")) +
       `</section>`;
   }
 
@@ -679,41 +755,47 @@
     return { scores, returns, tokens, n, winners, top, tiedTop };
   }
 
+  // The result in a sentence; `plain`: text (the status strip), else HTML (the panels).
   function resultLine(view, plain) {
     const o = outcome(view);
-    const names = (seats) => seats.map((s) => (plain ? seatName(view, s) : `${chip(s)} <b>${esc(seatName(view, s))}</b>`)).join(" and ");
-    if (!o.winners.length) return "The game is over.";
+    const names = (seats) => joinList(seats.map((s) => (plain ? seatName(view, s) : who(view, s))));
+    const fill = (template, fields) => (plain ? T.fill(template, fields) : fillHtml(template, fields));
+    const word = (text) => (plain ? text : esc(text));
+    const pts = (n) => word(tn("{n} point", "{n} points", n));
+    if (!o.winners.length) return fill(t("The game is over."), {});
     if (o.winners.length === 1 && o.tiedTop.length === 1) {
-      return `${names(o.winners)} wins with ${plural(o.top, "point")}.`;
+      return fill(t("{name} wins with {points}."), { name: names(o.winners), points: pts(o.top) });
     }
     const tok = (seats) => seats.map((s) => o.tokens[s] || 0).join(", ");
     const behind = o.tiedTop.filter((s) => !o.winners.includes(s));
-    const also = behind.length
-      ? ` ${names(behind)} also had ${plural(o.top, "point")} but fewer unused action tokens (${tok(behind)}).` : "";
     if (o.winners.length === 1) {
       const w = o.winners[0];
-      return `${names([w])} wins on the tie-break: tied on ${plural(o.top, "point")} with ${names(behind)}, ` +
-        `and the most unused action tokens break the tie: ${o.tokens[w] || 0} against ${tok(behind)}.`;
+      return fill(t("{name} wins on the tie-break: tied on {points} with {others}, and the most unused action tokens break the tie: {mine} against {theirs}."),
+        { name: names([w]), points: pts(o.top), others: names(behind), mine: o.tokens[w] || 0, theirs: tok(behind) });
     }
-    return `Shared victory: ${names(o.winners)}, tied on ${plural(o.top, "point")} and on ${plural(o.tokens[o.winners[0]] || 0, "unused action token")} each ` +
-      `(the tie-break, most unused action tokens, does not separate them).${also}`;
+    let line = fill(t("Shared victory: {names}, tied on {points} and on {tokens} each (the tie-break, most unused action tokens, does not separate them)."),
+      { names: names(o.winners), points: pts(o.top), tokens: word(tn("{n} unused action token", "{n} unused action tokens", o.tokens[o.winners[0]] || 0)) });
+    if (behind.length) {
+      line += " " + fill(t("{names} also had {points} but fewer unused action tokens ({tokens})."),
+        { names: names(behind), points: pts(o.top), tokens: tok(behind) });
+    }
+    return line;
   }
 
   // Narrow on purpose: the shell shows it in its side panel.
   function result(view) {
     const o = outcome(view);
     let html = `<div class="mx-result"><p class="mx-result-line">${resultLine(view)}</p>`;
-    html += `<table class="mx-table"><thead><tr><th>seat</th><th class="mx-num">points</th>` +
-      `<th class="mx-num" title="unused action tokens: the tie-break">tokens</th></tr></thead><tbody>`;
+    html += `<table class="mx-table"><thead><tr>` + th(esc(t("seat"))) + th(esc(t("points")), "", "mx-num") +
+      th(esc(t("tokens")), t("unused action tokens: the tie-break"), "mx-num") + `</tr></thead><tbody>`;
     const order = [...Array(o.n).keys()].sort((a, c) => (o.scores[c] - o.scores[a]) || ((o.tokens[c] || 0) - (o.tokens[a] || 0)) || a - c);
     order.forEach((s) => {
       const r = o.returns[s] || 0;
-      const mark = r >= 1 ? " ★ won" : r > 0 ? " ★ shared" : "";
-      html += `<tr class="${r > 0 ? "mx-winner" : ""}"><td>${chip(s)} ${esc(seatName(view, s))}<span class="mx-won">${mark}</span></td>` +
+      const mark = r >= 1 ? " ★ " + t("won") : r > 0 ? " ★ " + t("shared") : "";
+      html += `<tr class="${r > 0 ? "mx-winner" : ""}"><td>${chip(s)} ${esc(seatName(view, s))}<span class="mx-won">${esc(mark)}</span></td>` +
         `<td class="mx-num"><b>${o.scores[s]}</b></td><td class="mx-num">${o.tokens[s] ?? 0}</td></tr>`;
     });
-    html += `</tbody></table><p class="mx-note">Most points wins; on a tie, the most unused action tokens; ` +
-      `still tied: a shared victory.</p></div>`;
+    html += `</tbody></table><p class="mx-note">` + esc(t("Most points wins; on a tie, the most unused action tokens; still tied: a shared victory.")) + `</p></div>`;
     return html;
   }
 
@@ -766,6 +848,196 @@
     }
   }
 
+  // ---- words for keys, wrong clicks, the last move ----------------------------------------------
+  const boardCache = new WeakMap();
+  function boardOf(view) {
+    const obs = view.observation || {};
+    let b = boardCache.get(obs);
+    if (!b) { b = readBoard(obs); boardCache.set(obs, b); }
+    return b;
+  }
+
+  // A pick key in words, for the shell's "Picked: ..." line.
+  function label(key, view) {
+    const k = String(key);
+    if (isSquare(k)) {
+      const b = boardOf(view);
+      const [c, r] = parse(k);
+      if (b.bridges.has(k)) return t("the bridge at {square}", { square: k });
+      if (b.t(c, r) === "S") return t("the starting square {square}", { square: k });
+      return t("square {square}", { square: k });
+    }
+    const [head, arg] = k.split(":");
+    const n = parseInt(arg, 10);
+    if (head === "tool") {
+      const tools = { teleport: t("Teleport"), canal: t("Canal"), double: t("Double canal"), bridge: t("Bridge"), move_bridge: t("Move bridge") };
+      return tools[arg] || k;
+    }
+    if (head === "level") return tn("a building of {n} level", "a building of {n} levels", n);
+    if (head === "tile" || head === "draw") return t("calpulli tile {size}", { size: n });
+    if (head === "axis") return t("axis {axis}", { axis: axisWords(arg) });
+    if (head === "walk") return t("walk {direction}", { direction: directionWords(arg) });
+    if (head === "token") return t("an action token");
+    if (head === "end") return t("End turn");
+    return k;
+  }
+
+  const ALL = [];
+  for (let r = 0; r < H; r++) for (let c = 0; c < W; c++) ALL.push(nameOf(c, r));
+  function neighbours(sq) {
+    const [c, r] = parse(sq);
+    return Object.entries(DIRS).filter(([, [dc, dr]]) => inGrid(c + dc, r + dr))
+      .map(([d, [dc, dr]]) => [d, nameOf(c + dc, r + dr)]);
+  }
+  function terrainOf(b, sq) { const [c, r] = parse(sq); return b.t(c, r); }
+  // ordinary land with nothing on it
+  function freeLand(b, sq) {
+    return ".C".includes(terrainOf(b, sq)) && !b.canals.has(sq) && !b.buildings.has(sq) && !b.tiles.has(sq) && !b.mexica.has(sq);
+  }
+  function accesses(b) {
+    const out = new Set();
+    b.bridges.forEach((axis, sq) => neighbours(sq).forEach(([d, n]) => {
+      if ((axis === "N-S") === (d === "N" || d === "S")) out.add(n);
+    }));
+    return out;
+  }
+  // where a canal may go (MX-5), as far as the view tells
+  function diggable(b, sq, ends) {
+    const area = b.areaOf.get(sq);
+    return freeLand(b, sq) && !ends.has(sq) && !(area && area.tile);
+  }
+  // where a Mexica may stand: dry, not the coat of arms, nothing on it (or a free bridge)
+  function standable(b, sq) {
+    const t0 = terrainOf(b, sq);
+    const dry = t0 !== "~" && t0 !== "X" && !b.canals.has(sq);
+    return (dry || b.bridges.has(sq)) && !b.buildings.has(sq) && !b.tiles.has(sq) && !b.mexica.has(sq);
+  }
+  // a square for a building or tile of the mover: free land in the Mexica's area if any
+  function siteFor(b, at) {
+    const area = at && !b.bridges.has(at) ? b.areaOf.get(at) : null;
+    return (area && area.squares.find((q) => freeLand(b, q))) || ALL.find((q) => freeLand(b, q)) || at;
+  }
+  // a canal square a bridge could take, other than `not`
+  function bridgeSite(b, not) {
+    const open = (q) => b.canals.has(q) && q !== not && !b.bridges.has(q) && !b.mexica.has(q) &&
+      neighbours(q).every(([, n]) => n === not || !b.bridges.has(n));
+    return ALL.find(open) || ALL.find((q) => b.canals.has(q) && q !== not) || null;
+  }
+
+  // A click on a tool, building, tile or axis (nothing picked before it): the move it most
+  // likely starts, completed with a square where only the tool's own reason can stop it.
+  function toolAttempt(key, view, b) {
+    const obs = view.observation || {};
+    const at = (obs.mexica || [])[obs.turn_of];
+    const [head, arg] = key.split(":");
+    if (head === "level" || head === "tile") {
+      const site = siteFor(b, at);
+      if (!site) return null;
+      return head === "level" ? `build ${arg} at ${site}` : `found ${arg} at ${site}`;
+    }
+    const ends = accesses(b);
+    switch (key) {
+      case "tool:teleport": {
+        const sq = ALL.find((q) => standable(b, q));
+        return sq ? "teleport " + sq : null;
+      }
+      case "tool:canal": {
+        const sq = ALL.find((q) => diggable(b, q, ends)) || ALL.find((q) => terrainOf(b, q) === ".");
+        return sq ? "canal " + sq : null;
+      }
+      case "tool:double": {
+        const pairs = [];
+        ALL.forEach((q) => neighbours(q).forEach(([d, n]) => { if (d === "E" || d === "S") pairs.push([q, n]); }));
+        const pair = pairs.find(([p, q]) => diggable(b, p, ends) && diggable(b, q, ends)) ||
+          pairs.find(([p, q]) => terrainOf(b, p) === "." && terrainOf(b, q) === ".");
+        return pair ? `canal ${pair[0]}-${pair[1]}` : null;
+      }
+      case "tool:bridge": {
+        const sq = bridgeSite(b, null);
+        return sq ? "bridge " + sq : null;
+      }
+      case "tool:move_bridge": {
+        const from = [...b.bridges.keys()].find((q) => !b.mexica.has(q)) || [...b.bridges.keys()][0] ||
+          ALL.find((q) => b.canals.has(q));
+        const to = from ? bridgeSite(b, from) : null;
+        return from && to ? `move bridge ${from} to ${to}` : null;
+      }
+      default: return null;
+    }
+  }
+
+  // A click on a square with no tool picked: a step or a boat trip of the mover's Mexica.
+  function stepAttempt(key, view, b) {
+    const obs = view.observation || {};
+    const at = (obs.mexica || [])[obs.turn_of];
+    if (!at || key === at) return null;
+    const step = neighbours(at).find(([, n]) => n === key);
+    if (step) return "walk " + step[0];
+    return b.bridges.has(at) && b.bridges.has(key) ? "boat to " + key : null;
+  }
+
+  // The move (in notation) meant by a click on `key`, which is not pickable now, after the
+  // keys `path`; null when no move is meant. The server says why that move is not legal.
+  function attempt(path, key, view) {
+    const obs = view.observation || {};
+    const k = String(key);
+    path = path || [];
+    if (obs.terminal) return null;
+    if (obs.phase === "placing the Mexica") return isSquare(k) ? "start at " + k : null;
+    if (obs.phase !== "playing") return null;
+    if (k === "end" || k === "token") return k;
+    if (k.startsWith("walk:")) return "walk " + k.slice(5);
+    const b = boardOf(view);
+    const tool = path[0];
+    if (k.startsWith("axis:")) {
+      const axis = k.slice(5);
+      if (tool === "tool:bridge" && path.length === 2) return `bridge ${path[1]} ${axis}`;
+      if (tool === "tool:move_bridge" && path.length === 3) return `move bridge ${path[1]} to ${path[2]} ${axis}`;
+      return null;
+    }
+    if (!isSquare(k)) return toolAttempt(k, view, b);
+    if (!tool || isSquare(tool)) return stepAttempt(k, view, b);
+    if (tool.startsWith("level:")) return `build ${tool.slice(6)} at ${k}`;
+    if (tool.startsWith("tile:")) return `found ${tool.slice(5)} at ${k}`;
+    switch (tool) {
+      case "tool:teleport": return "teleport " + k;
+      case "tool:canal": return "canal " + k;
+      case "tool:double": {
+        if (path.length >= 2) return neighbours(path[1]).some(([, n]) => n === k) ? `canal ${path[1]}-${k}` : null;
+        const ends = accesses(b);
+        const near = neighbours(k).map(([, n]) => n);
+        const other = near.find((n) => diggable(b, n, ends)) || near.find((n) => terrainOf(b, n) !== "~") || near[0];
+        return `canal ${k}-${other}`;
+      }
+      case "tool:bridge": return "bridge " + k;
+      case "tool:move_bridge": {
+        if (path.length >= 2) return `move bridge ${path[1]} to ${k}`;
+        const to = bridgeSite(b, k);
+        return to ? `move bridge ${k} to ${to}` : null;
+      }
+      default: return null;
+    }
+  }
+
+  // The squares and buttons `move` touched, to mark it as a seat's last move (`seat`, when the
+  // shell gives it, says whose Mexica walked; else the seat whose turn it is).
+  function lastMoveKeys(move, view, seat) {
+    const obs = view.observation || {};
+    switch (move.kind) {
+      case "start": case "boat": case "teleport": case "canal": case "bridge": case "build": case "found":
+        return move.square ? [move.square] : [];
+      case "double": return (move.squares || []).filter(Boolean);
+      case "move_bridge": return [move.from, move.to].filter(Boolean);
+      case "walk": {
+        const sq = (obs.mexica || [])[seat !== undefined && seat !== null ? seat : obs.turn_of];
+        return sq ? [sq] : [];
+      }
+      case "token": return ["token"];
+      case "draw": return ["tile:" + move.size];
+      default: return [];
+    }
+  }
+
   // ---- draw -------------------------------------------------------------------------------------
   let uidCounter = 0;
   function draw(root, view) {
@@ -778,7 +1050,7 @@
     wrap.className = "mx";
     const grid = document.createElement("div");
     grid.className = "mx-grid";
-    const svg = el("svg", { viewBox: `0 0 ${BOARD_W} ${height}`, class: "mx-board", role: "group", "aria-label": "the island of Mexica: 23 columns A to W, 16 rows 1 to 16" });
+    const svg = el("svg", { viewBox: `0 0 ${BOARD_W} ${height}`, class: "mx-board", role: "group", "aria-label": t("the island of Mexica: 23 columns A to W, 16 rows 1 to 16") });
     defs(svg, uid);
     el("rect", { x: 0, y: 0, width: BOARD_W, height, fill: "#f6efdc", rx: 10 }, svg);
     drawStatus(svg, view);
@@ -798,5 +1070,5 @@
     root.appendChild(wrap);
   }
 
-  window.Tlatelolco.register("mexica", { draw, keys, result });
+  window.Tlatelolco.register("mexica", { draw, keys, result, label, attempt, lastMoveKeys });
 })();
