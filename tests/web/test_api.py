@@ -98,7 +98,10 @@ class TestActionPipeline:
         assert response.status_code == 200, response.text
         new = response.json()
         assert new["version"] > current["version"]
-        assert new["log"][0] == {"step": current["version"], "seat": seat, "text": move["text"]}
+        entry = new["log"][0]
+        assert {k: entry[k] for k in ("step", "seat", "text", "move")} == {
+            "step": current["version"], "seat": seat, "text": move["text"], "move": move["move"]}
+        assert entry["words"] and "{" not in entry["words"]  # the move told in words
         other = view(client, game_id, tokens[1 - seat])
         assert other["version"] == new["version"]
 

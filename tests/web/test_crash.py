@@ -54,7 +54,8 @@ class Seen:
     def accept(self, seat: int, text: str, view: dict[str, Any]) -> None:
         """A 200 answer: its log starts at the step the move became, which must be the move."""
         step = view["log_from"]
-        assert view["log"][0] == {"step": step, "seat": seat, "text": text}, view["log"][:1]
+        entry = {k: view["log"][0][k] for k in ("step", "seat", "text")}
+        assert entry == {"step": step, "seat": seat, "text": text}, view["log"][:1]
         self.view(seat, view)
         with self.lock:
             self.accepted.append((seat, step, text))

@@ -238,6 +238,6 @@ def test_abandoned_games_are_deleted_and_finished_ones_kept(tmp_path):
         assert client.get(f"/api/games/{old}").status_code == 404
         assert client.get(f"/api/games/{fresh}").status_code == 200
         assert store.load_game(done) is not None
-        assert store.load_seats(old) == [] and store.steps_since(old, 0) == []  # cascaded
+        assert store.load_seats(old) == [] and store.steps_since(old, 0) == (-1, [])  # cascaded
         listed = [g["id"] for g in client.get("/api/games").json()]
         assert old not in listed and fresh in listed

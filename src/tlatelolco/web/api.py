@@ -9,11 +9,14 @@ over a rate limit (with Retry-After), 503 when the bots are too busy for a hint.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from tlatelolco.i18n import pick_language
+from tlatelolco.web import chat
 from tlatelolco.web.errors import ApiError
 from tlatelolco.web.hub import Hub
 from tlatelolco.web.store import GameRow
@@ -21,6 +24,8 @@ from tlatelolco.web.views import players, replay_view, seat_view
 
 router = APIRouter(prefix="/api")
 TOKEN_MAX = 64  # characters of a credential or an invite (they have 24)
+Lang = Annotated[Literal["en", "es"] | None, Query(
+    description="The language of the log's words (default: from Accept-Language).")]
 GameId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$",
                              description="A game's id, as in its links.")]
 Authorization = Annotated[str | None, Header(
@@ -78,6 +83,11 @@ class Act(Strict):
                                description="An action number from the view's `legal` list.")
     text: str | None = Field(default=None, max_length=200,
                              description="Or the move in the game's notation.")
+
+
+class Undo(Strict):
+    version: int = Field(description="The `version` of the view whose last move you take "
+                         "back.")
 
 
 class ErrorBody(BaseModel):
@@ -159,8 +169,40 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
 async def list_games(request: Request, status: Literal["open", "running", "finished"] | None
                      = None, limit: Annotated[int, Query(ge=1, le=200)] = 50
                      ) -> list[dict[str, Any]]:
-    rows = await hub(request).call(hub(request).service.store.list_games, status, limit)
-    return [summary(row, request) for row in rows]
+    """Each game's summary, its times in UTC with the offset written out (`created_at`,
+    `updated_at`, `started_at`: a player's first move, or when the last seat was filled;
+    `finished_at`) and the names of its `winners` (the seats with the best result, several
+    when they share it; empty until it is over)."""
+    h = hub(request)
+    rows = await h.call(h.service.lobby_games, status, limit)
+    return [listed_game(row, started, request) for row, started in rows]
+
+
+def listed_game(row: GameRow, started: dt.datetime | None, request: Request) -> dict[str, Any]:
+    if started is None and row.status != "open":
+        started = row.updated_at  # nobody moved yet: it began when its last seat was filled
+    return {**summary(row, request), "created_at": utc(row.created_at),
+            "updated_at": utc(row.updated_at), "started_at": utc(started),
+            "finished_at": utc(row.updated_at) if row.status == "finished" else None,
+            "winners": winners(row)}
+
+
+def utc(stamp: dt.datetime | None) -> str | None:
+    """ISO 8601 with its offset: SQLite hands back the stored UTC times without one, which a
+    browser would read as its local time."""
+    if stamp is None:
+        return None
+    return (stamp if stamp.tzinfo else stamp.replace(tzinfo=dt.UTC)).isoformat()
+
+
+def winners(row: GameRow) -> list[str]:
+    """The names of the seats whose return is the best (partners and ties share it)."""
+    returns = (row.result or {}).get("returns") or []
+    if not returns:
+        return []
+    best = max(returns)
+    return [seat.name for seat in row.seats
+            if seat.seat < len(returns) and returns[seat.seat] >= best - 1e-9]
 
 
 @router.get("/games/{game_id}", responses=ERRORS, summary="One game's public summary")
@@ -236,17 +278,23 @@ async def rematch(game_id: GameId, request: Request,
     return {"game_id": new_id, "seat": seat, "url": links(request, new_id)}
 
 
+def language(request: Request, lang: str | None) -> str:
+    """The language of the log's words: `?lang=`, else the browser's Accept-Language."""
+    return lang if lang is not None else pick_language(request.headers.get("accept-language"))
+
+
 @router.get("/games/{game_id}/view", responses=ERRORS,
             summary="Your seat's view (a spectator's without a credential)")
-async def view(game_id: GameId, request: Request,
+async def view(game_id: GameId, request: Request, lang: Lang = None,
                authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
     live, viewer = await h.call(h.service.viewer, game_id, bearer(authorization))
-    return await h.call(seat_view, live, viewer, 0, h.views_connected(game_id))
+    return await h.call(seat_view, live, viewer, 0, h.views_connected(game_id),
+                        language(request, lang))
 
 
 @router.post("/games/{game_id}/actions", responses=ERRORS, summary="Make a move")
-async def act(game_id: GameId, body: Act, request: Request,
+async def act(game_id: GameId, body: Act, request: Request, lang: Lang = None,
               authorization: Authorization = None) -> dict[str, Any]:
     """The pipeline: credential, well-formed move, your seat's turn, current version, legal
     move; then it is applied and stored, and every seat is sent its own view."""
@@ -255,33 +303,64 @@ async def act(game_id: GameId, body: Act, request: Request,
         h.service.act, game_id, bearer(authorization), body.action, body.text, body.version)
     await h.announce(change)
     return await h.call(seat_view, live, seat, change.previous,
-                                   h.views_connected(game_id))
+                        h.views_connected(game_id), language(request, lang))
+
+
+@router.post("/games/{game_id}/undo", responses=ERRORS,
+             summary="Take back your last move of this turn")
+async def undo(game_id: GameId, body: Undo, request: Request, lang: Lang = None,
+               authorization: Authorization = None) -> dict[str, Any]:
+    """Your own moves of your current turn may be taken back one at a time, until something
+    is drawn or revealed or another seat moves (the view's `undo` counts them). 409
+    `cannot_undo` otherwise. The record keeps what was taken back (`meta.taken_back`)."""
+    h = hub(request)
+    live, seat, change = await h.write(h.service.undo, game_id, bearer(authorization),
+                                       body.version)
+    await h.announce(change)
+    return await h.call(seat_view, live, seat, 0, h.views_connected(game_id),
+                        language(request, lang))
 
 
 @router.post("/games/{game_id}/hint", responses={**ERRORS, 503: {"model": ErrorBody}},
              summary="What a search bot would play in your seat (games against bots only)")
-async def hint(game_id: GameId, request: Request,
+async def hint(game_id: GameId, request: Request, lang: Lang = None,
                authorization: Authorization = None) -> dict[str, Any]:
     """On your turn, in a game whose other seats are all bots: the search bot's best moves
     from what your seat can see (`ismcts` where seats hide things, else `mcts`), about a
     second of thought. Each move has its `visits` and `value`, the share of victory the
-    search expects after it; `why` is `searched`, `settled` (the bot's knowledge decided
-    without searching) or `only move`. 409 `no_hints` against people; 503 when the server's
-    bots are too busy."""
+    search expects after it, and `words`, the move told in words; `why` is `searched`,
+    `settled` (the bot's knowledge decided without searching) or `only move`. 409
+    `no_hints` against people; 503 when the server's bots are too busy."""
     limit(request, "hints")
     h = hub(request)
     job = await h.call(h.service.hint_job, game_id, bearer(authorization))
-    return await h.hint(job)
+    found = await h.hint(job)
+    return await h.call(h.service.hint_words, game_id, found, language(request, lang))
 
 
 @router.get("/games/{game_id}/replay/{step}", responses=ERRORS,
             summary="The game after `step` actions, as your seat (or a spectator) saw it")
 async def replay(game_id: GameId, step: Annotated[int, Path(ge=0, le=1_000_000)],
-                 request: Request, authorization: Authorization = None) -> dict[str, Any]:
+                 request: Request, lang: Lang = None,
+                 authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
     live, viewer = await h.call(h.service.viewer, game_id, bearer(authorization))
     state = await h.call(h.service.replay_state, live, step)
-    return await h.call(replay_view, live, state, viewer, step)
+    return await h.call(replay_view, live, state, viewer, step, language(request, lang))
+
+
+@router.get("/games/{game_id}/chat", responses=ERRORS,
+            summary="What was said in the game (for a replay: up to a version)")
+async def chat_messages(game_id: GameId, request: Request, upto: Annotated[
+        int | None, Query(ge=0, le=1_000_000, description="Only what was said when the game "
+                          "had this many actions or fewer (a replay's step).")] = None
+                        ) -> dict[str, Any]:
+    """The latest messages (at most 2000), oldest first, as the WebSocket sends them:
+    `{"id", "seat" (null: a spectator), "name", "text", "version", "at"}`. Texts are as
+    typed: show them as text, never as HTML."""
+    h = hub(request)
+    said = await h.call(chat.history, h.service.store.engine, game_id, upto)
+    return {"game_id": game_id, "upto": upto, "messages": said}
 
 
 @router.get("/games/{game_id}/record", responses=ERRORS,

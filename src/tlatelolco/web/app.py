@@ -14,12 +14,12 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from tlatelolco.registry import list_games
-from tlatelolco.web import api, sockets
+from tlatelolco.i18n import LANGUAGES, browser_catalogue
+from tlatelolco.web import api, rules, sockets
 from tlatelolco.web.bots import BotPool
 from tlatelolco.web.db import DEFAULT_URL, make_engine, one_server_per_file, upgrade
 from tlatelolco.web.errors import ApiError
@@ -40,7 +40,8 @@ class Settings:
     redis: str | None = field(default_factory=lambda: os.environ.get("TLATELOLCO_REDIS")
                               or None)
     bot_workers: int = 1  # worker processes for bot seats; 0 runs bots in threads
-    bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
+    bot_delay: float = 0.7  # seconds a bot waits before moving, so people can follow
+    bot_delays: dict[str, float] = field(default_factory=dict)  # per game, overriding it
     bot_time: float = 5.0  # seconds a bot may think when its spec gives no time=
     max_body: int = 65_536  # bytes of a request body
     rate_limits: RateLimits = field(default_factory=RateLimits)  # per client, per minute
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             upgrade(engine)
             hub = Hub(Service(Store(engine)), make_pubsub(settings.redis),
                       BotPool(settings.bot_workers), bot_delay=settings.bot_delay,
+                      bot_delays=settings.bot_delays,
                       bot_time=settings.bot_time, inline=engine.dialect.name == "sqlite",
                       limits=RateLimiter(settings.rate_limits),
                       expire_after=settings.expire_after)
@@ -79,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.include_router(api.router)
     app.include_router(sockets.router)
+    app.include_router(rules.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(ApiError)
@@ -114,14 +117,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules(game: str) -> Response:
-        from tlatelolco.cli.common import rules_page
-
-        if game not in list_games():
-            return HTMLResponse("no such game", status_code=404)
-        page = rules_page(game) or ""
-        return Response(page, media_type="text/markdown; charset=utf-8")
+    @app.get("/i18n/{lang}.json", include_in_schema=False)
+    async def catalogue(lang: str) -> JSONResponse:
+        """The translations of a language, for the browser (the same PO files as Python)."""
+        if lang not in LANGUAGES:
+            return JSONResponse({"error": "not_found", "status": 404, "message": "no language "
+                                 f"{lang[:20]!r}; the languages are {', '.join(LANGUAGES)}"},
+                                status_code=404)
+        return JSONResponse(browser_catalogue(lang),
+                            headers={"Cache-Control": "public, max-age=300"})
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, str]:

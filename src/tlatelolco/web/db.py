@@ -1,4 +1,4 @@
-"""The database: three tables (games, seats, actions) and the engine that reaches them.
+"""The database: games, seats, actions (and what was taken back) and the engine that reaches them.
 
 A game is stored as its configuration plus the list of accepted actions; its state is always
 rebuilt by replaying them, so the actions table is the single source of truth. SQLite is the
@@ -50,6 +50,7 @@ games = Table(
     Column("rematch_id", String(16), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("undos", Integer, nullable=False, server_default="0"),  # actions taken back so far
 )
 Index("ix_games_status_updated", games.c.status, games.c.updated_at)
 Index("ix_games_updated", games.c.updated_at)  # finding abandoned games
@@ -72,6 +73,18 @@ actions = Table(
     Column("action", BigInteger, nullable=False),
     Column("seat", Integer, nullable=False),  # the seat that chose it, or -1 for chance
     Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# actions a player took back within their turn (the record keeps them; the history does not)
+takebacks = Table(
+    "takebacks", metadata,
+    Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("undo", Integer, primary_key=True),  # the game's undo number, from 1
+    Column("idx", Integer, nullable=False),  # the step it had in the history
+    Column("action", BigInteger, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("text", String(200), nullable=False),  # its notation when it was played
+    Column("taken_at", DateTime(timezone=True), nullable=False),
 )
 
 DEFAULT_URL = "sqlite:///tlatelolco.db"

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from tlatelolco.web.bots import HINT_TIME, BotPool, time_budget
+from tlatelolco.web.chat import address_limiter, chat_channel
 from tlatelolco.web.errors import ApiError
 from tlatelolco.web.limits import RateLimiter, RateLimits
 from tlatelolco.web.pubsub import PubSub, channel
@@ -30,14 +31,17 @@ T = TypeVar("T")
 
 class Hub:
     def __init__(self, service: Service, pubsub: PubSub, bots: BotPool, *,
-                 bot_delay: float = 0.0, bot_time: float = 5.0, inline: bool = False,
+                 bot_delay: float = 0.0, bot_delays: dict[str, float] | None = None,
+                 bot_time: float = 5.0, inline: bool = False,
                  limits: RateLimiter | None = None, expire_after: float = 0.0) -> None:
         self.service = service
         self.limits = limits or RateLimiter(RateLimits(0, 0, 0, 0))
+        self.chat_limits = address_limiter()  # chat messages per client address
         self.expire_after = expire_after
         self.pubsub = pubsub
         self.bots = bots
         self.bot_delay = bot_delay
+        self.bot_delays = bot_delays or {}
         self.bot_time = bot_time
         self.inline = inline
         self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="writer")
@@ -47,7 +51,7 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         # the last hint asked for per game, by (version, seat): asking again (a second tab, a
         # double click) waits for the same search instead of starting another
-        self._hints: OrderedDict[str, tuple[tuple[int, int],
+        self._hints: OrderedDict[str, tuple[tuple[int, int, int],
                                             asyncio.Task[dict[str, Any] | None]]] = OrderedDict()
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
@@ -114,6 +118,11 @@ class Hub:
         await self.pubsub.publish(channel(change.game_id), change.message())
         self.kick_bots(change.game_id)
 
+    async def announce_chat(self, game_id: str, said: list[dict[str, Any]]) -> None:
+        """Chat messages to every connection of the game, in every process: the messages
+        themselves travel, as everything said in a game is public to whoever watches it."""
+        await self.pubsub.publish(chat_channel(game_id), {"game": game_id, "messages": said})
+
     async def presence(self, game_id: str, seat: int | None, delta: int) -> None:
         if seat is None:
             return
@@ -140,8 +149,9 @@ class Hub:
                         continue
                     return
                 seat, spec, job = turn
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
+                delay = self.bot_delays.get(job["game"], self.bot_delay)
+                if delay:
+                    await asyncio.sleep(delay)
                 action = await self.bots.decide(job, time_budget(spec, self.bot_time) + 1.0)
                 if action is None:
                     action = self._fallback(game_id)
@@ -161,7 +171,8 @@ class Hub:
 
     async def hint(self, job: dict[str, Any]) -> dict[str, Any]:
         """A hint (see `bots.hint`) for the position and seat of `job`, searched once."""
-        game_id, asked = job["game_id"], (len(job["history"]), job["seat"])
+        game_id = job["game_id"]
+        asked = (len(job["history"]), job["seat"], job.get("undos", 0))
         kept = self._hints.get(game_id)
         if kept is None or kept[0] != asked or _failed(kept[1]):
             kept = (asked, asyncio.create_task(self.bots.hint(job, HINT_TIME + 5.0)))

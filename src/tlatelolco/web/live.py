@@ -7,23 +7,32 @@ clone replaces it, so views can be built from `live.state` without holding the l
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tlatelolco.chance import sample_chance
 from tlatelolco.contract import CHANCE, Game, State
+from tlatelolco.i18n import Message
 from tlatelolco.registry import load
+from tlatelolco.turns import undoable
 from tlatelolco.web.store import GameRow
+
+log_ = logging.getLogger("tlatelolco.web")
 
 
 @dataclass(slots=True)
 class Step:
-    """One accepted action as the log shows it: who chose it, and its notation at the time."""
+    """One accepted action as the log shows it: who chose it, its notation at the time, and
+    the same in words (an `i18n.Message`, rendered in each reader's language)."""
 
     actor: int  # seat, or CHANCE
     text: str
+    words: Message | None = None
+    move: dict[str, Any] | None = None  # action_to_dict at the time (to mark it on boards)
 
 
 @dataclass(slots=True)
@@ -36,7 +45,7 @@ class Live:
     # JSON text shared by the views of one version (observations, legal moves): every seat
     # and spectator is sent a view after each move, and most of it is the same for all.
     cache: dict[object, str] = field(default_factory=dict)
-    cached_version: int = -1
+    cached_state: State | None = None  # the state the cache is of (states are never changed)
 
     @property
     def version(self) -> int:
@@ -51,14 +60,14 @@ class Live:
 
     def cached(self, state: State, key: object, make: Callable[[], str]) -> str:
         """`make()` computed once per version and key (the state of a version never changes)."""
-        version = state.move_number()
-        if self.cached_version != version:
-            self.cache, self.cached_version = {}, version
-        found = self.cache.get(key)
+        if self.cached_state is not state:
+            self.cache, self.cached_state = {}, state
+        cache = self.cache
+        found = cache.get(key)
         if found is None:
             found = make()
-            if self.cached_version == version:
-                self.cache[key] = found
+            if self.cached_state is state:
+                cache[key] = found
         return found
 
     def seat_of(self, token: str) -> int | None:
@@ -83,7 +92,13 @@ def chance_outcome(state: State, seed: str, step: int) -> int:
 
 
 def apply_step(state: State, action: int, log: list[Step], actor: int) -> None:
-    log.append(Step(actor, state.action_to_string(action)))
+    text = state.action_to_string(action)
+    try:
+        words, move = state.describe_action(action), state.action_to_dict(action)
+    except Exception:  # words are a courtesy: a bug in them must not stop a game
+        log_.exception("telling action %s of %r in words failed", action, state)
+        words, move = ("{text}", {"text": text}), None
+    log.append(Step(actor, text, words, move))
     state.apply_action(action)
 
 
@@ -95,6 +110,11 @@ def resolve_chance(state: State, seed: str, log: list[Step]) -> list[tuple[int, 
         apply_step(state, action, log, CHANCE)
         steps.append((action, CHANCE))
     return steps
+
+
+def undoable_steps(log: list[Step], seat: int, to_move: int) -> int:
+    """How many of the last steps `seat` may take back now (see `tlatelolco.turns`)."""
+    return undoable((step.actor for step in reversed(log)), seat, to_move)
 
 
 def build_live(row: GameRow) -> Live:

@@ -10,6 +10,7 @@ each viewer turns into their own view.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import secrets
 import threading
 import unicodedata
@@ -19,11 +20,19 @@ from typing import Any
 
 from tlatelolco.bots import bot_names, make_bot, parse_spec, search_spec
 from tlatelolco.contract import MAX_ACTION_TEXT, IllegalActionError
+from tlatelolco.i18n import render
 from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
 from tlatelolco.web.bots import HINT_TIME, MAX_SPEC_LENGTH, clamp_spec
 from tlatelolco.web.errors import ApiError, forbidden, not_found, unauthorized
-from tlatelolco.web.live import Live, apply_step, build_live, resolve_chance, token_hash
+from tlatelolco.web.live import (
+    Live,
+    apply_step,
+    build_live,
+    resolve_chance,
+    token_hash,
+    undoable_steps,
+)
 from tlatelolco.web.store import GameRow, SeatRow, Store
 
 OPEN, HUMAN, BOT = "open", "human", "bot"
@@ -39,10 +48,14 @@ class Change:
     version: int
     previous: int
     seats_changed: bool = False
+    reset: bool = False  # steps were taken back: views must be sent whole
 
     def message(self) -> dict[str, Any]:
-        return {"game": self.game_id, "version": self.version, "previous": self.previous,
-                "seats": self.seats_changed}
+        message = {"game": self.game_id, "version": self.version, "previous": self.previous,
+                   "seats": self.seats_changed}
+        if self.reset:
+            message["reset"] = True
+        return message
 
 
 def new_token() -> str:
@@ -115,7 +128,13 @@ class Service:
 
     def _catch_up(self, live: Live, seats: bool) -> None:
         """`refresh` for a caller holding the game's lock."""
-        steps = self.store.steps_since(live.row.id, live.version)
+        undos, steps = self.store.steps_since(live.row.id, live.version)
+        if undos >= 0 and undos != live.row.undos:  # steps were taken back: replay it all
+            row = self.store.load_game(live.row.id)
+            if row is not None:
+                fresh = build_live(row)
+                live.row, live.state, live.log = fresh.row, fresh.state, fresh.log
+                return
         if steps:
             state, log = live.state.clone(), list(live.log)
             for action, actor in steps:
@@ -145,6 +164,14 @@ class Service:
             info["bots"] = bot_names(load(name))
             entries.append(info)
         return entries
+
+    def lobby_games(self, status: str | None, limit: int
+                    ) -> list[tuple[GameRow, dt.datetime | None]]:
+        """The listed games, most recently changed first, each with when its players began to
+        move (None before the first move)."""
+        rows = self.store.list_games(status, limit)
+        started = self.store.first_moves([row.id for row in rows if row.status != "open"])
+        return [(row, started.get(row.id)) for row in rows]
 
     def create(self, game: str, options: dict[str, Any], seats: list[str] | None,
                name: str | None, listed: bool) -> tuple[GameRow, dict[int, str],
@@ -414,6 +441,52 @@ class Service:
                     raise ApiError(409, "illegal_action", str(err)) from None
             return self._commit(live, [(action, seat)])
 
+    def undo(self, game_id: str, token: str | None, version: Any) -> tuple[Live, int, Change]:
+        """Take back the credential's last action of its current turn (see `undoable_steps`).
+        The step goes to the game's take-backs (the record keeps it), not into its history."""
+        live, seat = self.authenticate(game_id, token)
+        if type(version) is not int:
+            raise ApiError(422, "bad_version", "send 'version': the version of the view you "
+                           "are answering (an integer)")
+        with live.lock:
+            self._catch_up(live, seats=False)
+            self._check_turn(live, seat)
+            if version != live.version:
+                raise ApiError(409, "stale_version", f"your view is of version {version} but "
+                               f"the game is at version {live.version}; reload the view",
+                               version=live.version)
+            if not undoable_steps(live.log, seat, live.state.current_player()):
+                raise ApiError(409, "cannot_undo", "there is nothing to take back: only your "
+                               "own moves of this turn, before anything is drawn or revealed "
+                               "and before another player moves")
+            if not self.store.undo(live.row.id, live.version, live.row.undos,
+                                   live.log[-1].text):
+                self._catch_up(live, seats=True)
+                raise ApiError(409, "stale_version", "the game changed first; it is now at "
+                               f"version {live.version}", version=live.version)
+            previous = live.version
+            history = live.state.history()[:-1]
+            live.state, live.log = live.game.replay(history), live.log[:-1]
+            live.row = _changed(live.row, undos=live.row.undos + 1, version=previous - 1)
+            return live, seat, Change(live.row.id, previous - 1, previous, reset=True)
+
+    def why(self, game_id: str, token: str | None, text: Any) -> str | None:
+        """Why the move `text` (in the game's notation) may not be played by the credential's
+        seat now, in the engine's words; None when it may."""
+        live, seat = self.authenticate(game_id, token)
+        if not isinstance(text, str) or not 0 < len(text) <= MAX_ACTION_TEXT:
+            raise ApiError(422, "bad_action", f"'text' is a move in the game's notation, at "
+                           f"most {MAX_ACTION_TEXT} characters")
+        try:
+            self._check_turn(live, seat)
+        except ApiError as err:
+            return err.message
+        state = live.state
+        action = state.parse_action(text)
+        if action is None:
+            return f"'{text[:40]}' is not a move of {live.game.info.title}"
+        return state.illegal_reason(action)
+
     @staticmethod
     def _check_turn(live: Live, seat: int) -> None:
         """That the game runs and `seat` is to move; else the 409 that says why not."""
@@ -437,7 +510,8 @@ class Service:
         status = game_status(live.row.seats, state.is_terminal())
         result = result_of(state)
         previous = live.version
-        if not self.store.commit_actions(live.row.id, previous, steps, status, result):
+        if not self.store.commit_actions(live.row.id, previous, steps, status, result,
+                                         live.row.undos):
             self._catch_up(live, seats=True)
             raise ApiError(409, "stale_version", "another move was accepted first; the game "
                            f"is now at version {live.version}", version=live.version)
@@ -472,6 +546,22 @@ class Service:
                                f"seat(s) {', '.join(map(str, people))} are for people")
             return _job(live, seat, f"{search_spec(live.game)}:time={HINT_TIME}", "hint")
 
+    def hint_words(self, game_id: str, hint: dict[str, Any], lang: str) -> dict[str, Any]:
+        """`hint` with each move also told in words, in `lang`, if the game has not moved on."""
+        live = self.live(game_id)
+        state, log = live.current()
+        if len(log) != hint.get("version"):
+            return hint
+        names = [s.name for s in live.row.seats]
+        moves = []
+        for move in hint["moves"]:
+            try:
+                words = render(state.describe_action(move["action"]), lang, names)
+            except Exception:  # words are a courtesy; the notation is there
+                words = move["text"]
+            moves.append({**move, "words": words})
+        return {**hint, "moves": moves}
+
     def bot_act(self, game_id: str, seat: int, action: int, version: int) -> Change | None:
         live = self.live(game_id)
         try:
@@ -496,9 +586,14 @@ class Service:
         if not live.state.is_terminal():
             raise ApiError(409, "not_finished", "the whole record is shown once the game is "
                            "over; until then step through it with the replay")
-        record = make_record(live.state, [s.name for s in live.row.seats],
-                             meta={"id": live.row.id})
-        return record
+        meta: dict[str, Any] = {"id": live.row.id}
+        if live.row.undos:
+            meta["taken_back"] = self.taken_back(live)  # the final line is the history
+        return make_record(live.state, [s.name for s in live.row.seats], meta=meta)
+
+    def taken_back(self, live: Live) -> list[dict[str, Any]]:
+        """The steps players took back, in the order they were taken back."""
+        return self.store.takebacks_of(live.row.id)
 
 
 def _job(live: Live, seat: int, spec: str | None, purpose: str = "bot") -> dict[str, Any]:
@@ -506,7 +601,7 @@ def _job(live: Live, seat: int, spec: str | None, purpose: str = "bot") -> dict[
     chance seed, and a seed derived from it for `purpose` (a bot's move or a hint)."""
     row = live.row
     return {"game_id": row.id, "game": row.game, "options": row.options,
-            "history": live.state.history(), "seat": seat, "spec": spec,
+            "history": live.state.history(), "seat": seat, "spec": spec, "undos": row.undos,
             "seed": bot_seed(row.seed, seat, live.version, purpose)}
 
 

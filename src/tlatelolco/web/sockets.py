@@ -3,10 +3,17 @@
 The client speaks first: `{"type": "hello", "token": CREDENTIAL | null}` within
 `HELLO_TIMEOUT` seconds (credentials never go in the URL, which servers and proxies log).
 Server to client: `view` messages (the whole view, the log only from `log_from`), `error`
-messages (the same body as the API's errors) and `pong`. Client to server after the hello:
-`{"type": "action", "action": N | "text": "...", "version": V}`, `{"type": "sync"}` (send the
-whole view again) and `{"type": "ping"}`. A message is a JSON object of at most
-`MESSAGE_MAX` characters; anything else is answered with an `error` and the connection stays.
+messages (the same body as the API's errors), `why` answers and `pong`. The hello may add
+`"lang": "es"`: the log's words come in that language. Client to server after the hello:
+`{"type": "action", "action": N | "text": "...", "version": V}`, `{"type": "undo", "version":
+V}` (take back your last move of this turn), `{"type": "why", "text": "..."}` (why that move
+is not legal now: answered `{"type": "why", "text", "reason"}`, reason null when it is),
+`{"type": "sync"}` (send the whole view again), `{"type": "ping"}` and `{"type": "chat",
+"text": "..."}` (said to everybody watching the game; see `chat`: every connection of the game
+gets `{"type": "chat", "messages": [...]}`, and a new one the last messages after its first
+view). A message is a JSON
+object of at most `MESSAGE_MAX` characters; anything else is answered with an `error` and the
+connection stays.
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from tlatelolco.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, gettext
+from tlatelolco.web import chat
 from tlatelolco.web.errors import ApiError
 from tlatelolco.web.hub import Hub
 from tlatelolco.web.pubsub import channel
@@ -30,6 +39,7 @@ HELLO_TIMEOUT = 10.0  # seconds for the first message
 MESSAGE_MAX = 4096  # characters of one client message
 MESSAGES_PER_SECOND = 50.0  # a client's sustained rate; bursts of twice that pass
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+KINDS = "action, undo, why, chat, sync or ping"  # what a client may send after its hello
 
 
 class BadMessage(Exception):
@@ -74,7 +84,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             raise ApiError(404, "not_found", "there is no such game")
         client = websocket.client.host if websocket.client else None
         hub.limits.check("sockets", client)
-        token = await hello(websocket)
+        token, lang = await hello(websocket)
         _, viewer = await hub.call(hub.service.viewer, game_id, token)
     except ApiError as err:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -83,14 +93,17 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         return
     except WebSocketDisconnect:
         return
-    async with hub.pubsub.subscribe(channel(game_id)) as queue:
-        session = Session(websocket, hub, game_id, viewer, token)
+    async with hub.pubsub.subscribe(channel(game_id)) as queue, \
+            hub.pubsub.subscribe(chat.chat_channel(game_id)) as said:
+        session = Session(websocket, hub, game_id, viewer, token, lang)
         await hub.presence(game_id, viewer, +1)
         try:
             await session.send_view(full=True)
+            await chat.send_recent(session)
             reader = asyncio.create_task(session.read())
             writer = asyncio.create_task(session.write(queue))
-            done, pending = await asyncio.wait({reader, writer},
+            talker = asyncio.create_task(chat.forward(session, said))
+            done, pending = await asyncio.wait({reader, writer, talker},
                                                return_when=asyncio.FIRST_COMPLETED)
             for task in pending:
                 task.cancel()
@@ -103,9 +116,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             await hub.presence(game_id, viewer, -1)
 
 
-async def hello(websocket: WebSocket) -> str | None:
-    """The credential of the first message (None: a spectator); ApiError when it does not
-    come in time or is not a hello."""
+async def hello(websocket: WebSocket) -> tuple[str | None, str]:
+    """The credential of the first message (None: a spectator) and the language the client
+    reads (`lang`, optional); ApiError when it does not come in time or is not a hello."""
     try:
         message = await asyncio.wait_for(receive_message(websocket), HELLO_TIMEOUT)
     except TimeoutError:
@@ -114,26 +127,31 @@ async def hello(websocket: WebSocket) -> str | None:
     except BadMessage as err:
         raise bad(f"{err}; the first one is {{\"type\": \"hello\", \"token\": ...}}") from None
     token = message.get("token")
-    unknown = sorted(set(message) - {"type", "token"})
+    unknown = sorted(set(message) - {"type", "token", "lang"})
     if message["type"] != "hello" or unknown:
         raise bad("the first message is {\"type\": \"hello\", \"token\": CREDENTIAL} "
-                  "(token null to watch), with no other field")
+                  "(token null to watch), with no other field but an optional \"lang\"")
+    lang = message.get("lang", DEFAULT_LANGUAGE)
+    if lang not in LANGUAGES:
+        raise bad(f"'lang' is one of {', '.join(LANGUAGES)}")
     if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 64):
         raise bad("'token' is your seat's credential (a string of at most 64 characters) "
                   "or null to watch")
-    return token
+    return token, lang
 
 
 class Session:
     def __init__(self, websocket: WebSocket, hub: Hub, game_id: str, viewer: int | None,
-                 token: str | None) -> None:
+                 token: str | None, lang: str = DEFAULT_LANGUAGE) -> None:
         self.token = token
+        self.lang = lang
         self.ws = websocket
         self.hub = hub
         self.game_id = game_id
         self.viewer = viewer
         self.sent = 0  # the version (log length) this client has
         self.lock = asyncio.Lock()
+        self.chat_window = chat.Window()  # this connection's recent chat messages
 
     async def send_view(self, full: bool = False, version: int = 0, seats: bool = False
                         ) -> None:
@@ -143,7 +161,8 @@ class Session:
                 return
             text, self.sent = await self.hub.call(versioned_view, live, self.viewer,
                                                   0 if full else self.sent,
-                                                  self.hub.views_connected(self.game_id))
+                                                  self.hub.views_connected(self.game_id),
+                                                  self.lang)
             await self.ws.send_text(text)
 
     async def error(self, err: ApiError) -> None:
@@ -157,6 +176,9 @@ class Session:
                 message = {**later, "seats": message.get("seats") or later.get("seats"),
                            "version": max(message.get("version", 0), later.get("version", 0))}
             version = message.get("version", 0)
+            if message.get("reset"):  # steps were taken back: the whole view again
+                await self.send_view(full=True, version=version, seats=True)
+                continue
             if version and version <= self.sent and not message.get("seats") \
                     and not message.get("presence"):
                 continue
@@ -181,7 +203,7 @@ class Session:
                 continue
             allowance -= 1.0
             if problem is not None:
-                await self.error(bad(f"{problem}: action, sync or ping"))
+                await self.error(bad(f"{problem}: {KINDS}"))
                 continue
             kind = message["type"]
             if kind == "ping":
@@ -190,9 +212,55 @@ class Session:
                 await self.send_view(full=True)
             elif kind == "action":
                 await self.act(message)
+            elif kind == "undo":
+                await self.undo(message)
+            elif kind == "why":
+                await self.why(message)
+            elif kind == "chat":
+                await chat.receive(self, message)
             else:
-                await self.error(bad(f"unknown message type {kind[:40]!r}; allowed: action, "
-                                     "sync, ping"))
+                await self.error(bad(f"unknown message type {kind[:40]!r}; allowed: {KINDS}"))
+
+    async def _only(self, message: dict[str, Any], allowed: set[str], shape: str) -> bool:
+        """Whether `message` has no field but `allowed`; else the client is told `shape`."""
+        unknown = sorted(set(message) - allowed)
+        if unknown:
+            await self.error(bad(f"unknown field {unknown[0][:40]!r}; {shape}"))
+        return not unknown
+
+    async def undo(self, message: dict[str, Any]) -> None:
+        """Take back this seat's last move of its turn (the server checks it may)."""
+        if not await self._only(message, {"type", "version"}, "an undo message has type and "
+                                "version"):
+            return
+        if self.viewer is None:
+            await self.error(ApiError(401, "no_credential", "spectators have no moves to take "
+                                      "back"))
+            return
+        try:
+            _, _, change = await self.hub.write(self.hub.service.undo, self.game_id,
+                                                self.token, message.get("version"))
+        except ApiError as err:
+            await self.error(err)
+            return
+        await self.hub.announce(change)
+
+    async def why(self, message: dict[str, Any]) -> None:
+        """Why a move the player tried (by clicking) is not legal, in the engine's words."""
+        if not await self._only(message, {"type", "text"}, "a why message has type and text"):
+            return
+        if self.viewer is None:
+            await self.ws.send_json({"type": "why", "text": message.get("text"),
+                                     "reason": gettext(N_("spectators do not move"), self.lang)})
+            return
+        try:
+            reason = await self.hub.call(self.hub.service.why, self.game_id, self.token,
+                                         message.get("text"))
+        except ApiError as err:
+            await self.error(err)
+            return
+        await self.ws.send_json({"type": "why", "text": message.get("text"),
+                                 "reason": reason})
 
     async def act(self, message: dict[str, Any]) -> None:
         unknown = sorted(set(message) - {"type", "action", "text", "version"})

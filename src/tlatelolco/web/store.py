@@ -25,19 +25,22 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from tlatelolco.web.db import actions, games, seats
+from tlatelolco.web.db import actions, games, seats, takebacks
 
 ADVANCE = text(
     "UPDATE games SET version = :new, status = :status, result = :result, "
-    "updated_at = :updated WHERE id = :id AND version = :version"
+    "updated_at = :updated WHERE id = :id AND version = :version AND undos = :undos"
 ).bindparams(bindparam("result", type_=JSON), bindparam("updated", type_=DateTime(True)))
 APPEND = text(
     "INSERT INTO actions (game_id, idx, action, seat, created_at) "
     "VALUES (:game_id, :idx, :action, :seat, :created)"
 ).bindparams(bindparam("created", type_=DateTime(True)))
 
-STEPS_SINCE = text("SELECT action, seat FROM actions WHERE game_id = :id AND idx >= :v "
-                   "ORDER BY idx")
+# the game's undo count, then its steps from version v (an undo count that changed means the
+# steps a process holds were taken back: it must replay the game, not append)
+STEPS_SINCE = text("SELECT -1, -1, undos FROM games WHERE id = :id UNION ALL "
+                   "SELECT idx, action, seat FROM actions WHERE game_id = :id AND idx >= :v "
+                   "ORDER BY 1")
 
 
 def now() -> dt.datetime:
@@ -70,6 +73,7 @@ class GameRow:
     updated_at: dt.datetime | None = None
     history: list[int] = field(default_factory=list)
     actors: list[int] = field(default_factory=list)
+    undos: int = 0  # actions taken back so far (see Store.undo)
 
 
 class Store:
@@ -108,7 +112,8 @@ class Store:
                 seed=found["seed"], status=found["status"], version=found["version"],
                 listed=found["listed"], seats=self._seats(db, game_id),
                 result=found["result"], rematch_id=found["rematch_id"],
-                created_at=found["created_at"], updated_at=found["updated_at"])
+                created_at=found["created_at"], updated_at=found["updated_at"],
+                undos=found["undos"])
             if with_history:
                 steps = db.execute(select(actions.c.action, actions.c.seat)
                                    .where(actions.c.game_id == game_id)
@@ -128,25 +133,28 @@ class Store:
         with self.engine.connect() as db:
             return self._seats(db, game_id)
 
-    def steps_since(self, game_id: str, version: int) -> list[tuple[int, int]]:
-        """The (action, seat) steps from `version` on, in order."""
+    def steps_since(self, game_id: str, version: int) -> tuple[int, list[tuple[int, int]]]:
+        """The game's undo count and the (action, seat) steps from `version` on, in order."""
         with self.engine.connect() as db:  # asked before every move: plain SQL text
-            return [(a, s) for a, s in db.execute(STEPS_SINCE, {"id": game_id, "v": version})]
+            rows = db.execute(STEPS_SINCE, {"id": game_id, "v": version}).all()
+        if not rows or rows[0][0] != -1:
+            return -1, []  # the game is gone
+        return rows[0][2], [(a, s) for _, a, s in rows[1:]]
 
     def commit_actions(self, game_id: str, version: int, steps: list[tuple[int, int]],
-                       status: str, result: dict[str, Any] | None) -> bool:
+                       status: str, result: dict[str, Any] | None, undos: int = 0) -> bool:
         """Store `steps` as steps `version`, `version`+1, ... in one transaction.
 
-        False (and nothing written) when the game is no longer at `version`. This runs for
-        every move, so its statements are plain SQL text: building them as expressions cost
-        more than the database's own work.
+        False (and nothing written) when the game is no longer at `version` (or has had an
+        undo since the caller looked). This runs for every move, so its statements are plain
+        SQL text: building them as expressions cost more than the database's own work.
         """
         stamp = now()
         try:
             with self.engine.begin() as db:
                 moved = db.execute(ADVANCE, {
                     "id": game_id, "version": version, "new": version + len(steps),
-                    "status": status, "updated": stamp,
+                    "status": status, "updated": stamp, "undos": undos,
                     "result": result})
                 if moved.rowcount != 1:
                     db.rollback()
@@ -157,6 +165,41 @@ class Store:
         except IntegrityError:
             return False
         return True
+
+    def undo(self, game_id: str, version: int, undos: int, text: str) -> bool:
+        """Take back the last step (`version` - 1) into `takebacks`, in one transaction; False
+        (nothing written) when the game is no longer at `version` and `undos`."""
+        stamp = now()
+        try:
+            with self.engine.begin() as db:
+                moved = db.execute(update(games).where(
+                    games.c.id == game_id, games.c.version == version, games.c.undos == undos,
+                ).values(version=version - 1, undos=undos + 1, updated_at=stamp))
+                if moved.rowcount != 1:
+                    db.rollback()
+                    return False
+                last = db.execute(select(actions.c.action, actions.c.seat).where(
+                    actions.c.game_id == game_id, actions.c.idx == version - 1)).first()
+                if last is None:
+                    db.rollback()
+                    return False
+                db.execute(insert(takebacks).values(
+                    game_id=game_id, undo=undos + 1, idx=version - 1, action=last[0],
+                    seat=last[1], text=text[:200], taken_at=stamp))
+                db.execute(delete(actions).where(actions.c.game_id == game_id,
+                                                 actions.c.idx == version - 1))
+        except IntegrityError:
+            return False
+        return True
+
+    def takebacks_of(self, game_id: str) -> list[dict[str, Any]]:
+        """The steps taken back in a game, in the order they were taken back."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(takebacks).where(takebacks.c.game_id == game_id)
+                              .order_by(takebacks.c.undo)).mappings().all()
+        return [{"undo": r["undo"], "step": r["idx"], "action": r["action"], "seat": r["seat"],
+                 "text": r["text"],
+                 "at": r["taken_at"].isoformat() if r["taken_at"] else None} for r in rows]
 
     def update_seat(self, game_id: str, seat: SeatRow, expect: str | None = None,
                     invite_hash: str | None = None) -> str | None:
@@ -202,6 +245,17 @@ class Store:
                             result=g["result"], rematch_id=g["rematch_id"],
                             created_at=g["created_at"], updated_at=g["updated_at"])
                     for g in found]
+
+    def first_moves(self, game_ids: list[str]) -> dict[str, dt.datetime]:
+        """When a player (not chance) first moved in each of `game_ids` that has such a move:
+        the lobby shows how long a game has been going."""
+        if not game_ids:
+            return {}
+        query = (select(actions.c.game_id, func.min(actions.c.created_at))
+                 .where(actions.c.game_id.in_(game_ids), actions.c.seat >= 0)
+                 .group_by(actions.c.game_id))
+        with self.engine.connect() as db:
+            return {game_id: stamp for game_id, stamp in db.execute(query)}
 
     def running_game_ids(self, idle_for: float = 0.0) -> list[str]:
         """Running games, or those among them with a bot seat and no move for `idle_for`

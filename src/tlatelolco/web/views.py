@@ -11,11 +11,12 @@ import json
 from typing import Any
 
 from tlatelolco.contract import State
+from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, gettext, render
 from tlatelolco.records import result_of
-from tlatelolco.web.live import Live, Step
+from tlatelolco.web.live import Live, Step, undoable_steps
 from tlatelolco.web.store import GameRow
 
-HIDDEN_TEXT = "a hidden draw"
+HIDDEN_TEXT = N_("a hidden draw")
 
 
 def players(row: GameRow, connected: dict[int, int] | None = None) -> list[dict[str, Any]]:
@@ -25,12 +26,24 @@ def players(row: GameRow, connected: dict[int, int] | None = None) -> list[dict[
 
 
 def log_entries(state: State, log: list[Step], viewer: int | None, start: int,
-                stop: int | None = None) -> list[dict[str, Any]]:
+                stop: int | None = None, lang: str = DEFAULT_LANGUAGE,
+                names: list[str] | None = None) -> list[dict[str, Any]]:
+    """Steps `start` to `stop` as `viewer` may see them: the notation, the same in words in
+    `lang`, and the move (to mark it on the board); a step hidden from the viewer says so."""
     hidden = state.public_hidden_steps() if viewer is None else state.hidden_steps(viewer)
     stop = len(log) if stop is None else stop
-    return [{"step": i, "seat": log[i].actor,
-             "text": HIDDEN_TEXT if i in hidden else log[i].text}
-            for i in range(start, stop)]
+    secret = gettext(HIDDEN_TEXT, lang)
+    entries = []
+    for i in range(start, stop):
+        step = log[i]
+        if i in hidden:
+            entries.append({"step": i, "seat": step.actor, "text": secret, "words": secret,
+                            "move": None})
+            continue
+        words = step.text if step.words is None else render(step.words, lang, names)
+        entries.append({"step": i, "seat": step.actor, "text": step.text, "words": words,
+                        "move": step.move})
+    return entries
 
 
 def legal_moves(state: State) -> list[dict[str, Any]]:
@@ -47,14 +60,17 @@ def dumps(value: Any) -> str:
 
 
 def seat_view_text(live: Live, viewer: int | None, log_from: int = 0,
-                   connected: dict[int, int] | None = None) -> str:
-    """The view of `viewer` (a seat, or None for a spectator) now, with the log from `log_from`,
-    as JSON text. The parts every viewer shares are encoded once per version."""
-    return versioned_view(live, viewer, log_from, connected)[0]
+                   connected: dict[int, int] | None = None,
+                   lang: str = DEFAULT_LANGUAGE) -> str:
+    """The view of `viewer` (a seat, or None for a spectator) now, with the log from `log_from`
+    (its words in `lang`), as JSON text. The parts every viewer shares are encoded once per
+    version."""
+    return versioned_view(live, viewer, log_from, connected, lang)[0]
 
 
 def versioned_view(live: Live, viewer: int | None, log_from: int = 0,
-                   connected: dict[int, int] | None = None) -> tuple[str, int]:
+                   connected: dict[int, int] | None = None,
+                   lang: str = DEFAULT_LANGUAGE) -> tuple[str, int]:
     """`seat_view_text` and the version it shows (the game may move on while it is built)."""
     row = live.row
     state, log = live.current()
@@ -73,18 +89,23 @@ def versioned_view(live: Live, viewer: int | None, log_from: int = 0,
     log_from = max(0, min(log_from, len(log)))
     rest = dumps({"viewer": viewer, "status": row.status,
                   "players": players(row, connected), "rematch_id": row.rematch_id,
+                  "undo": undoable_steps(log, viewer, to_move) if mine else 0,
                   "log_from": log_from,
-                  "log": log_entries(state, log, viewer, log_from)})[1:]
+                  "log": log_entries(state, log, viewer, log_from, None, lang,
+                                     [s.name for s in row.seats])})[1:]
     return f'{common},"observation":{observed},"legal":{legal},{rest}', len(log)
 
 
 def seat_view(live: Live, viewer: int | None, log_from: int = 0,
-              connected: dict[int, int] | None = None) -> dict[str, Any]:
+              connected: dict[int, int] | None = None,
+              lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """`seat_view_text` as a dict (for the JSON API)."""
-    return json.loads(seat_view_text(live, viewer, log_from, connected))  # type: ignore[no-any-return]
+    return json.loads(  # type: ignore[no-any-return]
+        seat_view_text(live, viewer, log_from, connected, lang))
 
 
-def replay_view(live: Live, state: State, viewer: int | None, step: int) -> dict[str, Any]:
+def replay_view(live: Live, state: State, viewer: int | None, step: int,
+                lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The view of `viewer` as it was after `step` actions (`state` is that position)."""
     row = live.row
     return {
@@ -104,8 +125,10 @@ def replay_view(live: Live, state: State, viewer: int | None, step: int) -> dict
         "scores": state.scores(),
         "result": result_of(state),
         "log_from": 0,
-        "log": log_entries(state, live.log, viewer, 0, step),
+        "log": log_entries(state, live.log, viewer, 0, step, lang,
+                           [s.name for s in row.seats]),
         "rematch_id": None,
+        "undo": 0,
     }
 
 
