@@ -196,11 +196,12 @@ def test_ask_for_a_hint_and_play_it(browser, tmp_path):
         current = wait_turn(page)
         page.click("#hint button:has-text('Hint')")
         page.wait_for_selector("#hint .hint-moves li", timeout=30_000)
-        assert "share of victory" in page.locator("#hint").text_content()
+        said = page.locator("#hint").text_content()
+        assert "games in 10" in said or "All about equal" in said or "only one move" in said
         first = page.locator("#hint .hint-moves li").first
-        text = first.locator(".text").text_content()
+        text = first.locator(".text").get_attribute("title")  # the notation; shown in words
         assert text in [m["text"] for m in current["legal"]]
-        assert first.locator(".value").text_content().endswith("%")
+        assert first.locator(".text").text_content().strip()
         first.get_by_role("button", name="Play").click()
         wait_moved(page, current["version"], {"text": text})
         assert page.evaluate("window.TlatelolcoPage.log")[current["version"]]["text"] == text

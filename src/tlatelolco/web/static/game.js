@@ -4,6 +4,8 @@
 (function () {
   const T = window.Tlatelolco;
   const S = window.TlatelolcoSeats;
+  const t = (m, p) => T.t(m, p);
+  const tn = (one, many, n, p) => T.tn(one, many, n, p);
   const $ = (id) => document.getElementById(id);
   const parts = location.pathname.split("/").filter(Boolean);
   const gameId = decodeURIComponent(parts[1] || "");
@@ -63,6 +65,17 @@
   let replayStep = null;
   let hint = null;          // the last hint asked for: {version, data} ({version} while thinking)
   const invites = {};       // seat -> an invite link made on this page for that open seat
+  let drawnVersion = null;  // the version the board was last drawn at (new steps animate)
+  let highlightStep = null; // a log entry the player clicked: its move is shown on the board
+  let reason = null;        // why the last wrong click was not a move: {version, text}
+  let wasMyTurn = false;
+  const prefs = {           // this browser's choices, kept in localStorage
+    get(key, fallback) {
+      try { const v = localStorage.getItem(`tlatelolco:${key}`); return v === null ? fallback : v; }
+      catch (err) { return fallback; }
+    },
+    set(key, value) { try { localStorage.setItem(`tlatelolco:${key}`, value); } catch (err) { /* */ } },
+  };
 
   function headers(auth) {
     return auth ? {"Authorization": `Bearer ${auth}`, "Content-Type": "application/json"}
@@ -116,13 +129,13 @@
     socket = ws;
     ready = false;
     refusal = null;
-    $("connection").textContent = "connecting…";
+    $("connection").textContent = t("connecting…");
     // a move sent on the old connection may be lost: the full view that opens every
     // connection says whether it was played, so the page may move again either way
     ws.onopen = () => {
       if (ws !== socket) return;
       sending = false;
-      ws.send(JSON.stringify({type: "hello", token: sent || null}));
+      ws.send(JSON.stringify({type: "hello", token: sent || null, lang: T.lang}));
     };
     ws.onmessage = (event) => {
       if (ws !== socket) return;
@@ -132,7 +145,7 @@
       if (message.type === "view" && !ready) {
         ready = true;
         retry = 0;
-        $("connection").textContent = "live";
+        $("connection").textContent = t("live");
         if (sent) S.touch(gameId, sent, message.viewer, message.game);
       }
       receive(message);
@@ -145,28 +158,28 @@
         refused(event.code, sent);  // a bad credential or unknown game: retrying cannot help
         return;
       }
-      $("connection").textContent = "reconnecting…";
+      $("connection").textContent = t("reconnecting…");
       const delay = Math.min(5000, 300 * 2 ** retry++);
       setTimeout(() => { if (socket === ws) connect(); }, delay);
     };
   }
 
   function refused(code, sent) {
-    $("connection").textContent = "closed";
+    $("connection").textContent = t("closed");
     if (code === 4403 && sent) {
       // the stored credential holds no seat any more (given up, or the seat was taken)
       refusedTokens.add(sent);
       S.drop(gameId, sent);
       if (token === sent) token = storedToken();
-      banner("The seat this browser kept for this game is no longer yours (it was given up " +
-             "or taken by someone else), so it was forgotten. You are watching the game.");
+      banner(t("The seat this browser kept for this game is no longer yours (it was given up or taken by someone else), so it was forgotten. You are watching the game."));
       connect();  // another credential (another seat held here) or none: as a spectator
       return;
     }
-    if (code === 4404) banner("There is no such game (any more).", link("/", "Lobby"));
+    if (code === 4404) banner(t("There is no such game (any more)."), link("/", t("Lobby")));
     else {
-      banner("The server refused the connection to this game" +
-             (refusal && refusal.message ? `: ${refusal.message}` : "."), link("/", "Lobby"));
+      banner(refusal && refusal.message
+        ? t("The server refused the connection to this game: {why}", {why: refusal.message})
+        : t("The server refused the connection to this game."), link("/", t("Lobby")));
     }
   }
 
@@ -191,6 +204,11 @@
   }
 
   function receive(message) {
+    if (message.type === "why") { showReason(message); return; }
+    if (message.type === "chat" || (message.type === "error" && message.about === "chat")) {
+      if (window.TlatelolcoChat) window.TlatelolcoChat.receive(message);
+      return;
+    }
     if (message.type === "error") {
       sending = false;
       showError(message.message);
@@ -205,14 +223,16 @@
     const moved = !view || view.version !== message.version;
     const same = !moved && summary(view) === summary(message);
     view = message;
-    if (moved) { path = []; sending = false; }
+    if (moved) { path = []; sending = false; highlightStep = null; }
     if (same) drawPlayers();  // only who is online changed: keep the board (and the focus)
     else draw();
+    alertTurn();
+    rememberWatching();
   }
 
   function summary(v) {
     return JSON.stringify([v.viewer, v.status, v.to_move, v.legal.length, v.rematch_id, v.result,
-                           v.players.map((p) => [p.kind, p.name])]);
+                           v.undo, v.players.map((p) => [p.kind, p.name])]);
   }
 
   function send(message) {
@@ -225,8 +245,49 @@
     if (sending) return;
     path = [];
     sending = send({type: "action", action: move.id, version: view.version});
-    if (!sending) showError("Not connected to the server; reconnecting — try again in a moment.");
+    if (!sending) showError(t("Not connected to the server; reconnecting — try again in a moment."));
+    reason = null;
+    askNotificationsOnce();  // a user gesture: the one moment a browser lets a page ask
     draw();
+  }
+
+  function undo() {
+    if (sending || !view || !view.undo) return;
+    sending = send({type: "undo", version: view.version});
+    if (!sending) showError(t("Not connected to the server; reconnecting — try again in a moment."));
+    draw();
+  }
+
+  // --- a wrong click: the engine says why -------------------------------------------------
+  function explain(key) {
+    if (replayMode || !view || sending) return;
+    const r = renderer();
+    let text = null;
+    try { text = r.attempt ? r.attempt(path, key, view) : null; } catch (err) { text = null; }
+    if (view.viewer === null) { showReason({reason: t("You are watching: spectators do not move.")}); return; }
+    if (view.status !== "running") { showReason({reason: drawTurnText()}); return; }
+    if (view.to_move !== view.viewer) {
+      showReason({reason: t("It is not your turn: {name} is to move.",
+                            {name: T.seatName(view, view.to_move)})});
+      return;
+    }
+    if (!text || !send({type: "why", text})) {
+      showReason({reason: t("That is not one of your moves now.")});
+    }
+  }
+
+  function showReason(message) {
+    if (!view) return;
+    const text = message.reason || t("That move is legal: pick it on the board.");
+    reason = {version: view.version, text};
+    drawReason();
+  }
+
+  function drawReason() {
+    const box = $("reason");
+    const shown = reason && view && reason.version === view.version ? reason.text : "";
+    box.textContent = shown;
+    box.hidden = !shown;
   }
 
   // --- picking a move by its key path ----------------------------------------------------
@@ -262,10 +323,16 @@
       const key = el.getAttribute("data-key");
       drawn.add(key);
       el.classList.toggle("picked", path.includes(key));
-      if (!next.has(key) || sending) continue;
+      if (!next.has(key) || sending) {
+        if (!replayMode && !path.includes(key)) {
+          el.addEventListener("click", (e) => { e.stopPropagation(); explain(key); });
+        }
+        continue;
+      }
       el.classList.add("pick");
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
+      el.setAttribute("aria-label", labelOf(key));
       el.addEventListener("click", (e) => { e.stopPropagation(); pick(key); });
       el.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(key); }
@@ -274,11 +341,26 @@
     return {next, drawn};
   }
 
+  // a pick key in words (the renderer knows its board), else the move it starts
+  function labelOf(key) {
+    const r = renderer();
+    try { const label = r.label ? r.label(key, view) : null; if (label) return label; }
+    catch (err) { /* the fallback below */ }
+    const move = view.legal.find((m) => keysOf(m)[path.length] === key || keysOf(m).includes(key));
+    return move ? move.text : t("this piece");
+  }
+
   function drawPicker(moves, marks) {
     const box = $("picker");
     box.replaceChildren();
+    if (view && view.undo > 0 && !replayMode && !sending) {
+      const b = button(t("Undo"), undo, "secondary");
+      b.id = "undo";
+      b.title = t("Take back your last move of this turn (Ctrl+Z)");
+      box.append(b);
+    }
     if (!moves.length || sending) {
-      if (sending) box.append(note("Sending your move…"));
+      if (sending) box.append(note(t("Sending your move…")));
       return;
     }
     // moves with no board target at the next key, and moves complete at the current path
@@ -289,23 +371,23 @@
     if (path.length) {
       const chosen = document.createElement("div");
       chosen.className = "path";
-      chosen.append(note(`Picked: ${path.join(" → ")}`));
-      chosen.append(button("Cancel (Esc)", () => { path = []; draw(); }, "secondary"));
+      chosen.append(note(t("Picked: {what}", {what: path.map(labelOf).join(" → ")})));
+      chosen.append(button(t("Cancel (Esc)"), () => { path = []; draw(); }, "secondary"));
       box.append(chosen);
     }
     const row = document.createElement("div");
     row.className = "moves";
     for (const m of buttons.slice(0, 40)) row.append(button(m.text, () => play(m)));
-    if (buttons.length > 40) row.append(note(`… and ${buttons.length - 40} more in the list`));
+    if (buttons.length > 40) row.append(note(t("… and {n} more in the list", {n: buttons.length - 40})));
     box.append(row);
     const all = document.createElement("details");
     all.className = "all-moves";
     const sum = document.createElement("summary");
-    sum.textContent = `All ${moves.length} legal move${moves.length === 1 ? "" : "s"}`;
+    sum.textContent = tn("All {n} legal move", "All {n} legal moves", moves.length);
     const filter = document.createElement("input");
     filter.type = "search";
-    filter.placeholder = "filter moves";
-    filter.setAttribute("aria-label", "Filter the legal moves");
+    filter.placeholder = t("filter moves");
+    filter.setAttribute("aria-label", t("Filter the legal moves"));
     const list = document.createElement("div");
     list.className = "moves";
     const fill = () => {
@@ -340,20 +422,26 @@
   function draw() {
     if (!view) return;
     document.body.dataset.game = view.game;
-    $("title").textContent = view.title + (replayMode ? " — replay" : "");
+    $("title").textContent = replayMode ? t("{title} — replay", {title: view.title}) : view.title;
     const root = $("board");
-    const focused = document.activeElement && root.contains(document.activeElement)
-      ? document.activeElement.getAttribute("data-key") : null;
+    const active = document.activeElement;
+    const focused = active && root.contains(active) ? (active.getAttribute("data-key") || "") : null;
+    const fromPicker = !!(active && active.closest && active.closest("#picker"));
     root.replaceChildren();
     try { renderer().draw(root, view); }
-    catch (err) { root.textContent = `The board could not be drawn: ${err}`; console.error(err); }
+    catch (err) { root.textContent = t("The board could not be drawn: {why}", {why: String(err)}); console.error(err); }
     const moves = replayMode ? [] : candidates();
     const marks = markPickable(root, moves);
-    if (focused) {  // a redraw must not throw a keyboard user back to the top of the page
-      const again = root.querySelector(`.pick[data-key="${CSS.escape(focused)}"]`);
-      if (again) again.focus();
-    }
+    markMoves(root);
     if (!replayMode) drawPicker(moves, marks);
+    // a redraw must not throw a keyboard user back to the top of the page: the same target,
+    // else the board's first target, else the board itself
+    if (focused !== null || (fromPicker && !document.body.contains(active))) {
+      const again = (focused && root.querySelector(`.pick[data-key="${CSS.escape(focused)}"]`)) ||
+        root.querySelector(".pick");
+      (again || root).focus({preventScroll: true});
+    }
+    drawReason();
     drawHint();
     drawTurn();
     drawPlayers();
@@ -361,6 +449,121 @@
     drawResult();
     drawClaim();
     drawLinks();
+  }
+
+  // --- the last move of each seat, a clicked log entry, new pieces -------------------------
+  function moveKeys(move) {
+    const r = renderer();
+    try {
+      if (r.lastMoveKeys) return r.lastMoveKeys(move, view) || [];
+      return r.keys ? r.keys(move, view) || [] : [];
+    } catch (err) { return []; }
+  }
+
+  function mark(root, keys, classes) {
+    for (const key of keys) {
+      for (const el of root.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) {
+        el.classList.add(...classes);
+      }
+    }
+  }
+
+  function markMoves(root) {
+    const entries = replayMode ? view.log : log;
+    const seen = new Set();
+    const newest = entries.length ? entries[entries.length - 1].step : -1;
+    const fresh = drawnVersion !== null && drawnVersion < view.version;
+    // each seat's latest move that has a place on the board ("end turn" has none)
+    for (let i = entries.length - 1; i >= 0 && seen.size < view.players.length; i--) {
+      const e = entries[i];
+      if (e.seat < 0 || seen.has(e.seat) || !e.move) continue;
+      const keys = moveKeys(e.move);
+      if (!keys.length) continue;
+      seen.add(e.seat);
+      const classes = ["last-move", `last-seat-${e.seat}`];
+      if (fresh && e.step >= (drawnVersion || 0) && e.step <= newest) classes.push("fresh");
+      mark(root, keys, classes);
+    }
+    if (highlightStep !== null) {
+      const e = entries.find((x) => x.step === highlightStep);
+      if (e && e.move) mark(root, moveKeys(e.move), ["highlight"]);
+    }
+    drawnVersion = view.version;
+  }
+
+  // --- zoom: on a small screen the board may be enlarged and panned (it scrolls) ------------
+  const ZOOMS = [0.75, 1, 1.5, 2, 3];
+  const HINT_EQUAL = 0.05;  // values closer than this are within a short search's noise
+  function setZoom(z) {
+    prefs.set(`zoom:${view ? view.game : ""}`, String(z));
+    $("board").style.setProperty("--zoom", String(z));
+    $("zoom-level").textContent = `${Math.round(z * 100)}%`;
+  }
+  function zoomBy(step) {
+    const now = Number($("board").style.getPropertyValue("--zoom")) || 1;
+    const i = ZOOMS.findIndex((z) => z >= now - 1e-9);
+    setZoom(ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, (i < 0 ? 1 : i) + step))]);
+  }
+
+  // --- your turn: a sound (if switched on) and a notification while the tab is hidden ------
+  function myTurn() {
+    return !!view && !replayMode && view.status === "running" && view.viewer !== null &&
+      view.to_move === view.viewer && view.legal.length > 0;
+  }
+
+  function alertTurn() {
+    const mine = myTurn();
+    if (mine && !wasMyTurn) {
+      if (prefs.get("sound", "off") === "on") beep();
+      if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+        try {
+          const n = new Notification(t("Your turn in {title}", {title: view.title}),
+                                     {body: t("Tlatelolco: it is your move."), tag: `turn-${gameId}`});
+          n.onclick = () => { window.focus(); n.close(); };
+        } catch (err) { /* some browsers allow notifications only from a service worker */ }
+      }
+    }
+    wasMyTurn = mine;
+  }
+
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.0001, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.3);
+    } catch (err) { /* no sound here */ }
+  }
+
+  // asked once, after the player's own click (never on page load)
+  function askNotificationsOnce() {
+    if (!("Notification" in window) || Notification.permission !== "default") return;
+    if (prefs.get("asked-notifications", "") === "yes") return;
+    prefs.set("asked-notifications", "yes");
+    try { Notification.requestPermission().catch(() => {}); } catch (err) { /* old API */ }
+  }
+
+  function drawAlerts() {
+    const box = $("alerts");
+    box.replaceChildren();
+    if (replayMode) return;
+    const on = prefs.get("sound", "off") === "on";
+    const b = button(on ? t("Sound: on") : t("Sound: off"), () => {
+      prefs.set("sound", on ? "off" : "on");
+      if (!on) beep();
+      drawAlerts();
+    }, "secondary small");
+    b.id = "sound";
+    b.setAttribute("aria-pressed", String(on));
+    b.title = t("A short sound when it becomes your turn");
+    box.append(b);
   }
 
   // --- hints: a search bot's best moves, in games against bots only ------------------------
@@ -375,7 +578,7 @@
     hint = {version};
     drawHint();
     try {
-      const data = await api("POST", `/api/games/${gameId}/hint`);
+      const data = await api("POST", `/api/games/${gameId}/hint?lang=${T.lang}`);
       if (hint && hint.version === version) hint = {version, data};
     } catch (err) {
       if (hint && hint.version === version) hint = null;
@@ -390,31 +593,46 @@
     box.hidden = !hintsAllowed();
     if (box.hidden) return;
     const shown = hint && hint.version === view.version ? hint : null;
-    if (!shown) { box.append(button("Hint", askHint, "secondary")); return; }
-    if (!shown.data) { box.append(note("Thinking about your move…")); return; }
+    if (!shown) {
+      const b = button(t("Hint"), askHint, "secondary");
+      b.id = "hint-button";
+      box.append(b);
+      return;
+    }
+    if (!shown.data) { box.append(note(t("Thinking about your move…"))); return; }
     const h = shown.data;
+    // best first; when the search cannot tell them apart, say so instead of ranking noise
+    const moves = h.moves.slice().sort((a, b) => (b.value ?? -1) - (a.value ?? -1));
+    const values = moves.map((m) => m.value).filter((v) => v !== null && v !== undefined);
+    const equal = moves.length > 1 && values.length > 1 &&
+      Math.max(...values) - Math.min(...values) < HINT_EQUAL;
     const head = document.createElement("p");
     head.className = "note";
-    head.textContent = h.why === "only move" ? "You have only one move:" :
-      h.why === "settled" ? "The bot's knowledge settles this move without searching:" :
-      `What a search (${h.bot.split(":")[0]}, ${h.iterations} tries in ` +
-      `${h.seconds.toFixed(1)} s) likes, with the share of victory it expects after it:`;
+    head.textContent = h.why === "only move" ? t("You have only one move:") :
+      h.why === "settled" ? t("The bot's knowledge settles this move without searching:") :
+      equal ? t("All about equal: a search of {n} tries cannot tell these moves apart.", {n: h.iterations}) :
+      t("What a search ({n} tries in {s} s) expects of each move against these bots:",
+        {n: h.iterations, s: h.seconds.toFixed(1)});
     const list = document.createElement("ol");
     list.className = "hint-moves";
-    for (const m of h.moves) {
+    for (const m of moves) {
       const li = document.createElement("li");
-      const value = document.createElement("span");
-      value.className = "value";
-      value.textContent = m.value === null ? "" : `${Math.round(100 * m.value)}%`;
       const text = document.createElement("span");
       text.className = "text";
-      text.textContent = m.text;
-      li.append(value, text);
-      if (m.visits) li.append(note(`${m.visits} ${m.visits === 1 ? "try" : "tries"}`));
+      text.textContent = m.words || m.text;
+      text.title = m.text;
+      li.append(text);
+      if (m.value !== null && m.value !== undefined && !equal) {
+        const value = document.createElement("span");
+        value.className = "value";
+        value.textContent = t("wins about {k} games in 10", {k: Math.round(10 * m.value)});
+        value.title = t("share of victory {p}% after {n} tries", {p: Math.round(100 * m.value), n: m.visits});
+        li.append(value);
+      }
       const move = view.legal.find((x) => x.id === m.action);
       if (move) {
-        const playIt = button("Play", () => play(move));
-        playIt.setAttribute("aria-label", `Play ${m.text}`);
+        const playIt = button(t("Play"), () => play(move));
+        playIt.setAttribute("aria-label", t("Play {move}", {move: m.words || m.text}));
         li.append(playIt);
       }
       list.append(li);
@@ -422,18 +640,36 @@
     box.append(head, list);
   }
 
+  function drawTurnText() {
+    if (view.status === "finished" || view.to_move === -4) return t("Game over");
+    if (view.status === "open") return t("Waiting for players to take the open seats");
+    if (view.to_move === view.viewer && view.legal.length) return t("Your turn");
+    if (view.to_move >= 0) return t("{name} to move", {name: T.seatName(view, view.to_move)});
+    if (view.to_move === -1) return view.version === 0 ? t("Setting up the game") : t("Chance draws");
+    return "…";
+  }
+
   function drawTurn() {
     const el = $("turn");
-    let text;
-    if (view.status === "finished" || view.to_move === -4) text = "Game over";
-    else if (view.status === "open") text = "Waiting for players to take the open seats";
-    else if (view.to_move === view.viewer && view.legal.length) text = "Your turn";
-    else if (view.to_move >= 0) text = `${T.seatName(view, view.to_move)} to move`;
-    else text = "…";
-    if (replayMode) text = `Step ${view.version} of ${view.length} · ${text}`;
+    let text = drawTurnText();
+    const mine = myTurn();
+    if (replayMode) {
+      text = view.version === 0
+        ? t("Step 0 of {n} · the game before the first move", {n: view.length})
+        : t("Step {k} of {n} · {turn}", {k: view.version, n: view.length, turn: text});
+    }
     el.textContent = text;
-    el.classList.toggle("mine", text === "Your turn");
-    document.title = `${text === "Your turn" ? "● " : ""}${view.title} — Tlatelolco`;
+    el.classList.toggle("mine", mine);
+    document.title = `${mine ? "● " : ""}${view.title} — Tlatelolco`;
+  }
+
+  // a bot's spec as the lobby offers it: easy, medium or hard (else the spec itself)
+  function botLevel(spec) {
+    const name = String(spec || "random").split(":")[0];
+    if (name === "random") return t("easy");
+    if (name === "greedy") return t("medium");
+    if (name === "mcts" || name === "ismcts") return t("hard");
+    return String(spec);
   }
 
   function drawPlayers() {
@@ -446,28 +682,28 @@
       li.className = `player seat-${p.seat}` + (p.seat === view.to_move ? " to-move" : "") +
         (p.seat === view.viewer ? " you" : "");
       const score = view.scores && view.scores[p.seat] !== undefined ? view.scores[p.seat] : "";
-      const kind = p.kind === "bot" ? `bot (${p.bot})` : p.kind === "open" ? "open seat" :
-        (p.connected ? "online" : "offline");
+      const kind = p.kind === "bot" ? t("bot ({level})", {level: botLevel(p.bot)}) :
+        p.kind === "open" ? t("open seat") : (p.connected ? t("online") : t("offline"));
       li.innerHTML = `<span class="dot ${p.connected ? "on" : "off"}" aria-hidden="true"></span>` +
         `<span class="name">${T.escape(T.seatName(view, p.seat))}</span>` +
         `<span class="kind">${T.escape(kind)}</span>` +
-        `<span class="score" aria-label="score">${T.escape(score)}</span>`;
+        `<span class="score" aria-label="${T.escape(t("score"))}">${T.escape(score)}</span>`;
       if (p.seat === view.to_move) li.setAttribute("aria-current", "true");
       const extra = document.createElement("div");
       extra.className = "seat-actions";
       if (p.kind !== "open") delete invites[p.seat];  // taken: that link is used up
       // an open seat: a seated player may make an invite link for it
       if (live && p.kind === "open" && view.viewer !== null) {
-        if (invites[p.seat]) extra.append(copyBox(invites[p.seat], `Invite link for seat ${p.seat}`));
+        if (invites[p.seat]) extra.append(copyBox(invites[p.seat], t("Invite link for seat {n}", {n: p.seat})));
         else {
-          const b = button("Invite", () => makeInvite(p.seat, b), "secondary small");
-          b.setAttribute("aria-label", `Make an invite link for seat ${p.seat}`);
+          const b = button(t("Invite"), () => makeInvite(p.seat, b), "secondary small");
+          b.setAttribute("aria-label", t("Make an invite link for seat {n}", {n: p.seat}));
           extra.append(b);
         }
       }
       // another seat this browser holds (hot seat): play it from this page
       if (!replayMode && p.seat !== view.viewer && held[String(p.seat)] && p.kind === "human") {
-        extra.append(button(`Play as seat ${p.seat}`, () => switchSeat(p.seat), "secondary small"));
+        extra.append(button(t("Play as seat {n}", {n: p.seat}), () => switchSeat(p.seat), "secondary small"));
       }
       if (extra.childNodes.length) li.append(extra);
       list.append(li);
@@ -501,38 +737,81 @@
     input.setAttribute("aria-label", label);
     input.addEventListener("focus", () => input.select());
     input.addEventListener("click", () => input.select());
-    const b = button("Copy", () => T.copy(input, b), "secondary small");
+    const b = button(t("Copy"), () => T.copy(input, b), "secondary small");
     wrap.append(input, b);
     return wrap;
   }
 
+  // The log in words, newest last. A line marks what happened since your last move; a click
+  // on an entry shows its move on the board (in a replay: goes to that step).
   function drawLog() {
     const list = $("log");
     const entries = replayMode ? view.log : log;
     list.replaceChildren();
     const start = Math.max(0, entries.length - 300);
-    for (const e of entries.slice(start)) {
+    let mineLast = -1;
+    if (!replayMode && view.viewer !== null) {
+      for (let i = entries.length - 1; i >= 0; i--) {
+        if (entries[i].seat === view.viewer) { mineLast = i; break; }
+      }
+    }
+    let current = null;
+    for (let i = start; i < entries.length; i++) {
+      const e = entries[i];
+      if (i === mineLast + 1 && mineLast >= 0 && i < entries.length) {
+        const marker = document.createElement("li");
+        marker.className = "since-mine";
+        marker.setAttribute("aria-hidden", "false");
+        marker.textContent = t("Since your last turn");
+        list.append(marker);
+      }
       const li = document.createElement("li");
       li.value = e.step + 1;
       li.className = e.seat < 0 ? "chance" : `seat-${e.seat}`;
-      const who = e.seat < 0 ? "Chance" : T.seatName(view, e.seat);
-      li.textContent = `${who}: ${e.text}`;
+      li.dataset.step = String(e.step);
+      const words = document.createElement("span");
+      words.className = "words";
+      words.textContent = e.words || e.text;
+      li.append(words);
+      if (e.words && e.words !== e.text) {
+        const code = document.createElement("code");
+        code.className = "notation";
+        code.textContent = e.text;
+        li.append(" ", code);
+      }
+      li.tabIndex = 0;
+      li.title = replayMode ? t("Go to this step") : t("Show this move on the board");
+      const choose = () => {
+        if (replayMode) { loadReplay(e.step + 1); return; }
+        highlightStep = highlightStep === e.step ? null : e.step;
+        draw();
+      };
+      li.addEventListener("click", choose);
+      li.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(); }
+      });
+      if ((replayMode && e.step === view.version - 1) || e.step === highlightStep) {
+        li.classList.add("current");
+        li.setAttribute("aria-current", "step");
+        current = li;
+      }
       list.append(li);
     }
-    list.scrollTop = list.scrollHeight;
+    if (current) current.scrollIntoView({block: "nearest"});
+    else list.scrollTop = list.scrollHeight;
   }
 
   function drawResult() {
     const box = $("result");
     if (!view.result) { box.hidden = true; return; }
     box.hidden = false;
-    let html = "<h2>Result</h2>";
+    let html = `<h2>${T.escape(t("Result"))}</h2>`;
     try { html += renderer().result(view) || ""; } catch (err) { console.error(err); }
     box.innerHTML = html;
     if (replayMode) return;
     if (view.rematch_id) {
       const a = link(`/games/${encodeURIComponent(view.rematch_id)}`,
-                     "Rematch ready: go to the new game", "button");
+                     t("Rematch ready: go to the new game"), "button");
       a.id = "rematch-ready";
       if (token) {
         a.addEventListener("click", (event) => {  // take the credential along first
@@ -543,7 +822,7 @@
       }
       box.append(a);
     } else if (view.viewer !== null) {
-      const b = button("Rematch", () => rematch());
+      const b = button(t("Rematch"), () => rematch());
       b.id = "rematch";
       box.append(b);
     }
@@ -585,18 +864,19 @@
     if (!box.hidden) return;  // keep what the person is typing
     box.hidden = false;
     const h = document.createElement("h2");
-    h.textContent = "Take your seat";
+    h.textContent = t("Take your seat");
     const p = document.createElement("p");
     p.className = "note";
-    p.textContent = "You were invited to play in this game. Until you take the seat you watch it.";
+    p.textContent = t("You were invited to play in this game. Until you take the seat you watch it.");
     const label = document.createElement("label");
-    label.textContent = "Your name ";
+    label.textContent = t("Your name") + " ";
     const input = document.createElement("input");
     input.id = "claim-name";
+    input.value = prefs.get("name", "");
     input.maxLength = 40;
     input.autocomplete = "nickname";
     label.append(input);
-    const take = button("Take the seat", () => claimSeat(take));
+    const take = button(t("Take the seat"), () => claimSeat(take));
     take.id = "claim-button";
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") claimSeat(take); });
     box.replaceChildren(h, p, label, take);
@@ -606,6 +886,7 @@
     if (take.disabled || !invite) return;
     take.disabled = true;
     const name = $("claim-name").value.trim() || null;
+    if (name) prefs.set("name", name);
     try {
       const r = await api("POST", `/api/games/${gameId}/claim`, {name}, invite);
       S.put(gameId, r.token, r.seat, view ? view.game : null);
@@ -627,14 +908,14 @@
   function claimRefused(message) {
     const box = $("claim");
     const h = document.createElement("h2");
-    h.textContent = "This invite cannot be used";
+    h.textContent = t("This invite cannot be used");
     const p = document.createElement("p");
     p.className = "claim-refused";
     p.setAttribute("role", "alert");
     p.textContent = message;
-    const keep = button("Keep watching", () => { dropInvite(); drawClaim(); }, "secondary");
+    const keep = button(t("Keep watching"), () => { dropInvite(); drawClaim(); }, "secondary");
     keep.id = "keep-watching";
-    box.replaceChildren(h, p, keep, link("/", "Lobby"));
+    box.replaceChildren(h, p, keep, link("/", t("Lobby")));
     box.hidden = false;
   }
 
@@ -643,14 +924,21 @@
     box.replaceChildren();
     const add = (href, text) => box.append(link(href, text));
     const here = `/games/${encodeURIComponent(gameId)}`;
-    if (replayMode) add(here, "Back to the game");
-    else add(`${here}/replay`, "Replay move by move");
-    if (view.status === "finished") add(`/api/games/${encodeURIComponent(gameId)}/record`, "Download the record");
-    add(`/rules/${view.game}`, "Rules");
-    add("/", "Lobby");
+    if (replayMode) add(here, t("Back to the game"));
+    else add(`${here}/replay`, t("Replay move by move"));
+    if (view.status === "finished") add(`/api/games/${encodeURIComponent(gameId)}/record`, t("Download the record"));
+    const rules = link(`/rules/${view.game}?lang=${T.lang}`, t("Rules"));
+    rules.id = "rules-link";
+    rules.addEventListener("click", (event) => {  // over the game, not instead of it
+      if (!window.TlatelolcoRules || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      event.preventDefault();
+      window.TlatelolcoRules.open(view.game);
+    });
+    box.append(rules);
+    add("/", t("Lobby"));
     if (!replayMode && view.viewer !== null && view.status !== "finished") {
-      box.append(button("Leave the seat", async () => {
-        if (!confirm("Give up your seat? Somebody else may take it.")) return;
+      box.append(button(t("Leave the seat"), async () => {
+        if (!confirm(t("Give up your seat? Somebody else may take it."))) return;
         try {
           await api("POST", `/api/games/${gameId}/leave`);
           S.drop(gameId, token);
@@ -664,11 +952,31 @@
   // --- replays -----------------------------------------------------------------------------
   async function loadReplay(step) {
     try {
-      view = await api("GET", `/api/games/${gameId}/replay/${step}`);
+      view = await api("GET", `/api/games/${gameId}/replay/${step}?lang=${T.lang}`);
       replayStep = view.version;
       draw();
       drawReplayControls();
+      if (window.TlatelolcoChat) window.TlatelolcoChat.showUpTo(replayStep);
     } catch (err) { showError(err.message); }
+  }
+
+  // icons drawn as SVG paths (font glyphs may be missing), each button labelled in words
+  const ICONS = {
+    start: "M6 5h2v14H6zM20 5v14L9 12z",
+    back: "M18 5v14L7 12z",
+    forward: "M6 5v14l11-7z",
+    end: "M16 5h2v14h-2zM4 5v14l11-7z",
+  };
+  function iconButton(icon, label, onClick) {
+    const b = button("", onClick, "secondary icon");
+    const svg = T.svg("svg", {viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true",
+                             focusable: "false"});
+    T.svg("path", {d: ICONS[icon], fill: "currentColor"}, svg);
+    const text = document.createElement("span");
+    text.className = "label";
+    text.textContent = label;
+    b.append(svg, text);
+    return b;
   }
 
   function drawReplayControls() {
@@ -676,19 +984,24 @@
     box.hidden = false;
     box.replaceChildren();
     const go = (n) => loadReplay(Math.max(0, Math.min(view.length, n)));
-    box.append(button("⏮ Start", () => go(0)), button("◀ Back", () => go(replayStep - 1)),
-               button("Forward ▶", () => go(replayStep + 1)),
-               button("End ⏭", () => go(view.length)));
+    box.append(iconButton("start", t("Start"), () => go(0)),
+               iconButton("back", t("Back"), () => go(replayStep - 1)),
+               iconButton("forward", t("Forward"), () => go(replayStep + 1)),
+               iconButton("end", t("End"), () => go(view.length)));
     const range = document.createElement("input");
     range.type = "range"; range.min = 0; range.max = view.length; range.value = replayStep;
-    range.setAttribute("aria-label", "Jump to step");
+    range.setAttribute("aria-label", t("Jump to step"));
     range.addEventListener("change", () => go(Number(range.value)));
-    box.append(range, note(`step ${replayStep} / ${view.length}`));
+    box.append(range, note(t("step {k} / {n}", {k: replayStep, n: view.length})));
   }
 
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT") return;
+    if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
     if (e.key === "Escape" && path.length) { path = []; draw(); }
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z" && view && view.undo > 0) {
+      e.preventDefault();
+      undo();
+    }
     if (replayMode && view) {
       if (e.key === "ArrowLeft") loadReplay(Math.max(0, replayStep - 1));
       if (e.key === "ArrowRight") loadReplay(Math.min(view.length, replayStep + 1));
@@ -698,7 +1011,42 @@
   // a new fragment typed or pasted into this page's address: read it as a fresh page would
   window.addEventListener("hashchange", () => { if (location.hash.length > 1) location.reload(); });
 
+  // the page around the board: language switch, zoom, alerts, chat
+  // the page's static text (game.html), listed here so that Babel extracts it
+  const PAGE_TEXT = [t("Loading…"), t("Board"), t("Zoom"), t("Zoom out"), t("Zoom in"),
+                     t("Your move"), t("Hint"), t("Players"), t("Moves"), t("Move log")];
+
+  function setUpPage() {
+    if (PAGE_TEXT.length) T.translatePage(document);
+    $("language").append(T.languageSwitch());
+    $("zoom-out").addEventListener("click", () => zoomBy(-1));
+    $("zoom-in").addEventListener("click", () => zoomBy(1));
+    const kept = Number(prefs.get(`zoom:${(view && view.game) || ""}`, "1")) || 1;
+    $("board").style.setProperty("--zoom", String(kept));
+    $("zoom-level").textContent = `${Math.round(kept * 100)}%`;
+    drawAlerts();
+    if (window.TlatelolcoChat) {
+      window.TlatelolcoChat.mount($("chat"), {gameId, replay: replayMode, lang: T.lang,
+                                             send: (message) => send(message)});
+    }
+  }
+
+  // games this browser watches without a seat, for the lobby's "Spectating" badge
+  function rememberWatching() {
+    if (!view || view.viewer !== null || replayMode) return;
+    let watched = {};
+    try { watched = JSON.parse(localStorage.getItem("tlatelolco:watched") || "{}") || {}; }
+    catch (err) { watched = {}; }
+    watched[gameId] = {game: view.game, title: view.title, at: Date.now()};
+    const ids = Object.keys(watched).sort((a, b) => watched[b].at - watched[a].at).slice(0, 20);
+    const kept = {};
+    for (const id of ids) kept[id] = watched[id];
+    try { localStorage.setItem("tlatelolco:watched", JSON.stringify(kept)); } catch (err) { /* */ }
+  }
+
   async function start() {
+    await T.loadLanguage();
+    setUpPage();
     if (!replayMode) { connect(); return; }
     for (;;) {
       try {

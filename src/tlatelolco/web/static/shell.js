@@ -20,6 +20,81 @@ window.Tlatelolco = {
     return node;
   },
   register(name, renderer) { this.renderers[name] = renderer; },
+  // --- English and Spanish (the catalogues of tlatelolco/locale, served as /i18n/<lang>.json) --
+  LANGUAGES: ["en", "es"],
+  lang: "en",
+  messages: {},
+  plurals: {},
+  // the language of this browser: the one picked with the switch, else the browser's own
+  chooseLanguage() {
+    let picked = null;
+    try { picked = localStorage.getItem("tlatelolco:lang"); } catch (err) { picked = null; }
+    if (this.LANGUAGES.includes(picked)) return picked;
+    for (const tag of navigator.languages || [navigator.language || "en"]) {
+      const code = String(tag).toLowerCase().split("-")[0];
+      if (this.LANGUAGES.includes(code)) return code;
+    }
+    return "en";
+  },
+  async loadLanguage(lang) {
+    this.lang = lang || this.chooseLanguage();
+    document.documentElement.lang = this.lang;
+    this.messages = {};
+    this.plurals = {};
+    if (this.lang === "en") return;
+    try {
+      const r = await fetch(`/i18n/${this.lang}.json`);
+      if (r.ok) { const c = await r.json(); this.messages = c.messages; this.plurals = c.plurals; }
+    } catch (err) { /* English, then */ }
+  },
+  setLanguage(lang) {
+    try { localStorage.setItem("tlatelolco:lang", lang); } catch (err) { /* this page only */ }
+    location.reload();
+  },
+  // `message` (English, the catalogue's id) in the page's language, {fields} filled from `params`
+  t(message, params) {
+    const text = Object.prototype.hasOwnProperty.call(this.messages, message)
+      ? this.messages[message] : message;
+    return this.fill(text, params);
+  },
+  tn(singular, plural, n, params) {
+    const forms = Object.prototype.hasOwnProperty.call(this.plurals, singular)
+      ? this.plurals[singular] : [singular, plural];
+    const text = n === 1 ? forms[0] : forms[Math.min(1, forms.length - 1)];
+    return this.fill(text, Object.assign({n}, params || {}));
+  },
+  fill(text, params) {
+    if (!params) return text;
+    return text.replace(/\{(\w+)\}/g, (all, key) => (
+      Object.prototype.hasOwnProperty.call(params, key) ? String(params[key]) : all));
+  },
+  // static text of a page: data-i18n="English" (its text), data-i18n-label="English" (its
+  // aria-label); the page lists the same strings in a t() table so that Babel extracts them
+  translatePage(root) {
+    for (const el of (root || document).querySelectorAll("[data-i18n]")) {
+      el.textContent = this.t(el.getAttribute("data-i18n"));
+    }
+    for (const el of (root || document).querySelectorAll("[data-i18n-label]")) {
+      el.setAttribute("aria-label", this.t(el.getAttribute("data-i18n-label")));
+    }
+  },
+  // a small "English | Español" switch
+  languageSwitch() {
+    const box = document.createElement("span");
+    box.className = "language-switch";
+    const names = {en: "English", es: "Español"};
+    for (const code of this.LANGUAGES) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "link-button" + (code === this.lang ? " current" : "");
+      b.lang = code;
+      b.textContent = names[code];
+      b.setAttribute("aria-pressed", String(code === this.lang));
+      b.addEventListener("click", () => { if (code !== this.lang) this.setLanguage(code); });
+      box.append(b);
+    }
+    return box;
+  },
   // Copy a read-only field's text (an invite or spectator link), saying so on `button`.
   async copy(input, button) {
     input.select();
@@ -27,8 +102,8 @@ window.Tlatelolco = {
     try { await navigator.clipboard.writeText(input.value); done = true; } catch (err) {
       try { done = document.execCommand("copy"); } catch (err2) { done = false; }
     }
-    button.textContent = done ? "Copied" : "Select and copy";
-    setTimeout(() => { button.textContent = "Copy"; }, 2000);
+    button.textContent = done ? this.t("Copied") : this.t("Select and copy");
+    setTimeout(() => { button.textContent = this.t("Copy"); }, 2000);
   },
   escape(text) {
     return String(text).replace(/[&<>"']/g, (c) => (
@@ -36,7 +111,7 @@ window.Tlatelolco = {
   },
   seatName(view, seat) {
     const player = (view.players || [])[seat];
-    const name = player ? player.name : `Seat ${seat}`;
-    return seat === view.viewer ? `${name} (you)` : name;
+    const name = player ? player.name : this.t("Seat {n}", {n: seat});
+    return seat === view.viewer ? this.t("{name} (you)", {name}) : name;
   },
 };
