@@ -1,23 +1,118 @@
-// The lobby: create a game (game, options, seats), share invite links, join, watch, replay,
-// and get back to the games this browser holds a seat in (their credentials: seats.js).
+// The lobby: create a game (game, options, seats with bots by level), share invite links, join,
+// watch, replay, and get back to the games this browser plays or watches. What it remembers
+// stays in this browser: the player's name, the seat credentials (seats.js) and the games it
+// only watches.
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
+  const T = window.Tlatelolco;
   const S = window.TlatelolcoSeats;
+  const t = (m, p) => T.t(m, p);
+  const tn = (s, p, n, q) => T.tn(s, p, n, q);
+  const $ = (id) => document.getElementById(id);
+  const NAME_KEY = "tlatelolco:name";  // the game page's claim form reads it too
+  const WATCHED_KEY = "tlatelolco:watched";  // the game page adds the games it watches
+  const HARD_TIME = 2;  // seconds a hard bot thinks a move
   let catalog = [];
 
-  const escape = (t) => String(t).replace(/[&<>"']/g, (c) => (
-    {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c]));
+  // The static text of lobby.html (its data-i18n attributes), written out here so that the
+  // extractor finds it: Babel reads no HTML attributes.
+  function pageText() {
+    return {
+      "Lobby": t("Lobby"),
+      "New game": t("New game"),
+      "Game": t("Game"),
+      "Players": t("Players"),
+      "Your name": t("Your name"),
+      "Seats": t("Seats"),
+      "Bots: Easy plays at random, Medium takes the best move it sees at once, Hard searches for about two seconds a move.":
+        t("Bots: Easy plays at random, Medium takes the best move it sees at once, Hard searches for about two seconds a move."),
+      "Show in the lobby lists": t("Show in the lobby lists"),
+      "Create game": t("Create game"),
+      "Your games": t("Your games"),
+      "The games this browser holds a seat in or watches. A seat's key stays in this browser: the links carry none, so they are safe to share.":
+        t("The games this browser holds a seat in or watches. A seat's key stays in this browser: the links carry none, so they are safe to share."),
+      "Open games": t("Open games"),
+      "Running games": t("Running games"),
+      "Finished games": t("Finished games"),
+    };
+  }
 
+  function translatePage() {
+    const text = pageText();
+    for (const node of document.querySelectorAll("[data-i18n]")) {
+      const key = node.dataset.i18n;
+      node.textContent = Object.prototype.hasOwnProperty.call(text, key) ? text[key] : t(key);
+    }
+    document.title = t("Tlatelolco — lobby");
+    $("name").placeholder = t("Player 1");
+  }
+
+  // an element with properties (className, textContent, href, ...) and children
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    Object.assign(node, props || {});
+    node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+    return node;
+  }
+
+  // --- what this browser remembers -------------------------------------------------------------
+  function remembered(key) {
+    try { return localStorage.getItem(key); } catch (err) { return null; }
+  }
+
+  function remember(key, value) {
+    try { localStorage.setItem(key, value); } catch (err) { /* this page only */ }
+  }
+
+  function rememberName(name) {
+    const clean = (name || "").trim();
+    if (clean) remember(NAME_KEY, clean.slice(0, 40));
+  }
+
+  // The games watched without a seat. Accepted shapes (the game page writes them): a list of
+  // ids or of {id, game, at}, or an object {id: {game, at}} or {id: at}; newest first.
+  function watchedGames() {
+    let data = null;
+    try { data = JSON.parse(remembered(WATCHED_KEY) || "null"); } catch (err) { data = null; }
+    let entries = [];
+    if (Array.isArray(data)) {
+      entries = data.map((e) => (typeof e === "string" ? {id: e} : e || {}));
+    } else if (data && typeof data === "object") {
+      entries = Object.entries(data).map(([id, e]) => (
+        e && typeof e === "object" ? Object.assign({}, e, {id}) : {id, at: e}));
+    }
+    entries = entries.filter((e) => typeof e.id === "string" && /^[A-Za-z0-9_-]{1,16}$/.test(e.id));
+    entries.sort((a, b) => (Number(b.at) || 0) - (Number(a.at) || 0));
+    return entries.slice(0, 50);
+  }
+
+  function forgetWatched(id) {
+    let data = null;
+    try { data = JSON.parse(remembered(WATCHED_KEY) || "null"); } catch (err) { return; }
+    if (Array.isArray(data)) {
+      data = data.filter((e) => (typeof e === "string" ? e : e && e.id) !== id);
+    } else if (data && typeof data === "object") {
+      delete data[id];
+    } else {
+      return;
+    }
+    remember(WATCHED_KEY, JSON.stringify(data));
+  }
+
+  // a game this browser only watches: remembered as watched, no seat held
+  const spectating = (id, watched) => S.get(id) === null && watched.has(id);
+
+  // --- the server ------------------------------------------------------------------------------
   // `auth`: a seat credential to send; errors carry .status and .code
   async function api(method, url, body, auth) {
     const headers = {"Content-Type": "application/json"};
-    if (auth) headers.Authorization = `Bearer ${auth}`;
+    if (auth) headers.Authorization = "Bearer " + auth;
     const response = await fetch(url, {method, headers,
                                         body: body === undefined ? undefined : JSON.stringify(body)});
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
-      const err = new Error(data.message || `HTTP ${response.status}`);
+      const err = new Error(data.message || t("The server answered {status}.",
+                                               {status: response.status}));
       err.status = response.status;
       err.code = data.error;
       throw err;
@@ -25,78 +120,240 @@
     return data;
   }
 
-  const gamePath = (id) => `/games/${encodeURIComponent(id)}`;
-  const titleOf = (name) => (catalog.find((c) => c.name === name) || {title: name}).title;
+  const gamePath = (id) => "/games/" + encodeURIComponent(id);
+  const infoOf = (name) => catalog.find((c) => c.name === name) || null;
+  const titleOf = (name) => { const g = infoOf(name); return g ? t(g.title) : name; };
+  const info = () => infoOf($("game").value);
 
   function showError(message) {
     $("error").textContent = message; $("error").hidden = false;
     setTimeout(() => { $("error").hidden = true; }, 8000);
   }
 
-  function info() { return catalog.find((g) => g.name === $("game").value); }
+  // --- dates in the page's language ------------------------------------------------------------
+  // the server's times are UTC; an older answer may leave out the offset
+  function parseTime(text) {
+    if (!text) return null;
+    const stamp = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : text + "Z");
+    return Number.isNaN(stamp.getTime()) ? null : stamp;
+  }
+
+  const UNITS = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400],
+                 ["hour", 3600], ["minute", 60]];
+
+  function ago(stamp) {
+    const seconds = (stamp.getTime() - Date.now()) / 1000;
+    const format = new Intl.RelativeTimeFormat(T.lang, {numeric: "auto"});
+    for (const [unit, size] of UNITS) {
+      if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+    }
+    return format.format(0, "second");
+  }
+
+  function day(stamp) {
+    return stamp.toLocaleDateString(T.lang, {year: "numeric", month: "short", day: "numeric"});
+  }
+
+  // a <time> saying when: relative ("5 minutes ago") or a date, the exact moment as its title
+  function when(stamp, relative) {
+    return el("time", {dateTime: stamp.toISOString(), title: stamp.toLocaleString(T.lang),
+                       textContent: relative ? ago(stamp) : day(stamp)});
+  }
+
+  // --- the game picker and its options ---------------------------------------------------------
+  function minutesText(g) {
+    const [low, high] = g.minutes || [0, 0];
+    if (!high) return "";
+    if (low === high || !low) return t("about {n} min", {n: high});
+    return t("{low}–{high} min", {low, high});
+  }
+
+  function fillPicker() {
+    $("game").replaceChildren(...catalog.map((g) => {
+      const length = minutesText(g);
+      const text = length ? t("{game} ({length})", {game: t(g.title), length}) : t(g.title);
+      return new Option(text, g.name);
+    }));
+  }
+
+  function describeGame(g) {
+    const [lo, hi] = g.players;
+    const facts = [lo === hi ? tn("{n} player", "{n} players", lo)
+      : t("{low} to {high} players", {low: lo, high: hi})];
+    const length = minutesText(g);
+    if (length) facts.push(length);
+    const line = el("p", {className: "facts", textContent: facts.join(" · ")});
+    $("about-game").replaceChildren(...(g.summary
+      ? [el("p", {className: "summary", textContent: t(g.summary)}), line] : [line]));
+  }
+
+  // an option's name for players: its label, never its bare identifier or a rule id
+  function optionLabel(name, spec) {
+    if (spec.label && spec.label !== name) return t(spec.label);
+    const words = name.replace(/_/g, " ");
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  const choiceText = (value) => (
+    value === true ? t("Yes") : value === false ? t("No") : t(String(value)));
+
+  // the values offered for an option: its choices, else the only ones a server accepts
+  function offered(spec) {
+    if (Array.isArray(spec.choices)) return spec.choices;
+    if (Array.isArray(spec.remote)) return spec.remote;
+    return null;
+  }
+
+  // the input for one option; `read()` gives its value (undefined: leave it to the server)
+  function optionInput(name, spec) {
+    const id = "option-" + name;
+    const values = offered(spec);
+    let input;
+    let read;
+    if (typeof spec.default === "boolean") {
+      input = el("input", {type: "checkbox", id, checked: spec.default});
+      read = () => input.checked;
+    } else if (values) {
+      input = el("select", {id});
+      values.forEach((v, i) => {
+        input.append(new Option(choiceText(v), String(i), false, v === spec.default));
+      });
+      read = () => values[Number(input.value)];
+    } else if (Number.isInteger(spec.minimum) || Number.isInteger(spec.maximum)) {
+      input = el("input", {type: "number", id, step: 1, inputMode: "numeric"});
+      if (Number.isInteger(spec.minimum)) input.min = spec.minimum;
+      if (Number.isInteger(spec.maximum)) input.max = spec.maximum;
+      if (spec.default !== null) input.value = String(spec.default);
+      read = () => (input.value.trim() === "" ? undefined : Number(input.value));
+    } else {
+      input = el("input", {type: "text", id, maxLength: 64});
+      if (spec.default !== null) input.value = String(spec.default);
+      read = () => (input.value.trim() === "" ? undefined : input.value.trim());
+    }
+    input.dataset.option = name;
+    return {input, read};
+  }
+
+  let readers = {};  // option name -> read()
+
+  function fillOptions(g) {
+    const box = $("options");
+    box.replaceChildren();
+    readers = {};
+    for (const [name, spec] of Object.entries(g.options)) {
+      if (name === "num_players") continue;
+      const values = offered(spec);
+      if (values && values.length === 1 && values[0] === spec.default) continue;  // no choice
+      const {input, read} = optionInput(name, spec);
+      readers[name] = read;
+      const text = optionLabel(name, spec);
+      const help = spec.about ? el("p", {className: "help", id: input.id + "-about",
+                                         textContent: t(spec.about)}) : null;
+      if (help) input.setAttribute("aria-describedby", help.id);
+      const row = input.type === "checkbox"
+        ? el("div", {className: "option"},
+             el("label", {className: "check"}, input, el("span", {textContent: text})))
+        : el("div", {className: "option"}, el("label", {htmlFor: input.id, textContent: text}),
+             input);
+      if (help) row.append(help);
+      box.append(row);
+    }
+  }
 
   function fillGame() {
     const g = info();
+    describeGame(g);
     const [lo, hi] = g.players;
+    const spec = g.options.num_players || {};
     const count = $("players");
-    const def = (g.options.num_players || {}).default;
-    count.replaceChildren(...Array.from({length: hi - lo + 1}, (_, i) => {
-      const o = new Option(String(lo + i), String(lo + i));
-      o.selected = lo + i === def; return o;
-    }));
-    const box = $("options");
-    box.replaceChildren();
-    for (const [name, spec] of Object.entries(g.options)) {
-      if (name === "num_players") continue;
-      const label = document.createElement("label");
-      label.textContent = `${name.replace(/_/g, " ")} `;
-      const input = document.createElement("input");
-      input.dataset.option = name;
-      input.value = spec.default === null ? "" : String(spec.default);
-      input.title = `${spec.help || ""} (allowed: ${spec.allowed})`;
-      label.append(input);
-      box.append(label);
-    }
+    count.replaceChildren(...Array.from({length: hi - lo + 1}, (_, i) => (
+      new Option(String(lo + i), String(lo + i), false, lo + i === spec.default))));
+    $("players-label").textContent = spec.label && spec.label !== "num_players"
+      ? t(spec.label) : t("Players");
+    $("players-about").textContent = spec.about ? t(spec.about) : "";
+    $("players-about").hidden = !spec.about;
+    fillOptions(g);
     fillSeats();
+  }
+
+  // --- seats: you, an invite link, or a bot by level -------------------------------------------
+  // the search bot of a game: ISMCTS where seats hide things, else MCTS (as the server's hints)
+  function searchBot(g) {
+    const searchers = g.bots.filter((b) => b === "mcts" || b === "ismcts");
+    const wanted = g.information === "imperfect" ? "ismcts" : "mcts";
+    return searchers.includes(wanted) ? wanted : searchers[0] || null;
+  }
+
+  // [seat choice value, text]: Easy, Medium, Hard for the bots this game has
+  function botLevels(g) {
+    const levels = [];
+    if (g.bots.includes("random")) levels.push(["bot:random", t("Bot: Easy")]);
+    if (g.bots.includes("greedy")) levels.push(["bot:greedy", t("Bot: Medium")]);
+    const search = searchBot(g);
+    if (search) levels.push(["bot:" + search + ":time=" + HARD_TIME, t("Bot: Hard")]);
+    return levels;
   }
 
   function fillSeats() {
     const g = info();
     const n = Number($("players").value);
     const box = $("seats");
-    box.querySelectorAll("label").forEach((l) => l.remove());
+    box.querySelectorAll(".seat").forEach((row) => row.remove());
+    const levels = botLevels(g);
+    const usual = levels.find(([v]) => v === "bot:greedy") || levels[0];
+    const search = searchBot(g);
+    const list = el("datalist", {id: "bot-specs"},
+                    ...g.bots.map((b) => new Option(b === search ? b + ":time=5" : b)));
     for (let s = 0; s < n; s++) {
-      const label = document.createElement("label");
-      label.textContent = `Seat ${s} `;
-      const select = document.createElement("select");
+      const select = el("select", {id: "seat-" + s});
       select.dataset.seat = s;
-      const choices = [["taken", "you"], ["open", "open (invite link)"],
-                       ...g.bots.map((b) => [`bot:${b}`, `bot: ${b}`])];
+      const choices = [["taken", t("You")], ["open", t("Open: an invite link")], ...levels,
+                       ["advanced", t("Bot: advanced (a spec)…")]];
       for (const [value, text] of choices) select.append(new Option(text, value));
-      select.value = s === 0 ? "taken" : (g.bots.includes("greedy") ? "bot:greedy" : "bot:random");
-      label.append(select);
-      box.append(label);
+      select.value = s === 0 || !usual ? "taken" : usual[0];
+      const spec = el("input", {type: "text", className: "bot-spec", maxLength: 60,
+                                hidden: true, value: search ? search + ":time=5" : g.bots[0],
+                                placeholder: "mcts:time=5"});
+      spec.dataset.seatSpec = s;
+      spec.setAttribute("list", "bot-specs");
+      spec.setAttribute("aria-label", t("Bot for seat {n}, e.g. {example}",
+                                        {n: s, example: "ismcts:iterations=2000"}));
+      select.addEventListener("change", () => { spec.hidden = select.value !== "advanced"; });
+      box.append(el("div", {className: "seat"},
+                    el("label", {htmlFor: select.id, textContent: t("Seat {n}", {n: s})}),
+                    select, spec));
     }
+    box.querySelector("datalist")?.remove();
+    box.append(list);
   }
 
-  function optionValue(text) {
-    if (text === "") return null;
-    if (/^-?\d+$/.test(text)) return Number(text);
-    if (text === "true" || text === "false") return text === "true";
-    return text;
+  function seatChoices() {
+    return [...document.querySelectorAll("[data-seat]")].map((select) => {
+      if (select.value !== "advanced") return select.value;
+      const spec = document.querySelector(`[data-seat-spec="${select.dataset.seat}"]`);
+      const text = spec.value.trim().replace(/^bot:/, "");
+      if (!text) {
+        spec.focus();
+        throw new Error(t("Write a bot for seat {n}, e.g. {example}.",
+                          {n: select.dataset.seat, example: "greedy"}));
+      }
+      return "bot:" + text;
+    });
   }
 
+  // --- creating a game ---------------------------------------------------------------------------
   async function create(event) {
     event.preventDefault();
     const options = {num_players: Number($("players").value)};
-    document.querySelectorAll("[data-option]").forEach((i) => {
-      const v = optionValue(i.value.trim());
-      if (v !== null) options[i.dataset.option] = v;
-    });
-    const seats = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
+    for (const [name, read] of Object.entries(readers)) {
+      const value = read();
+      if (value !== undefined) options[name] = value;
+    }
+    const name = $("name").value.trim();
+    rememberName(name);
     try {
       const game = await api("POST", "/api/games", {
-        game: $("game").value, options, seats, name: $("name").value.trim() || null,
+        game: $("game").value, options, seats: seatChoices(), name: name || null,
         listed: $("listed").checked});
       showCreated(game);
       refresh();
@@ -111,79 +368,148 @@
     for (const seat of mine) tokens[seat.seat] = seat.token;
     if (mine.length) S.putMany(game.id, tokens, game.game);
     const box = $("created");
-    box.replaceChildren();
-    const h = document.createElement("h3");
-    h.textContent = `Game ${game.id} created`;
-    box.append(h);
+    box.replaceChildren(el("h3", {textContent: t("Game {id} created", {id: game.id})}));
     mine.forEach((seat, i) => {
-      const p = document.createElement("p");
-      p.textContent = `Seat ${seat.seat} (you): `;
-      const a = document.createElement("a");
-      a.className = "button";
       // the first seat is the default one; another seat held here is picked with #seat=
-      a.href = gamePath(game.id) + (i === 0 ? "" : `#seat=${seat.seat}`);
-      a.textContent = mine.length > 1 ? `Play seat ${seat.seat}` : "Play";
-      p.append(a);
-      box.append(p);
+      const a = el("a", {className: "button",
+                         href: gamePath(game.id) + (i === 0 ? "" : "#seat=" + seat.seat),
+                         textContent: mine.length > 1 ? t("Play seat {n}", {n: seat.seat})
+                           : t("Play")});
+      box.append(el("p", {textContent: t("Seat {n} (you):", {n: seat.seat}) + " "}, a));
     });
     for (const seat of game.seats) {
       if (seat.invite_url) {
-        box.append(copyBox(seat.invite_url,
-                           `Invite link for seat ${seat.seat} (send it to a friend; it works once)`));
+        box.append(copyBox(seat.invite_url, t("Invite link for seat {n} (send it to a friend; " +
+                                              "it works once)", {n: seat.seat})));
       }
     }
-    box.append(copyBox(game.spectator_url, "Spectator link"));
+    box.append(copyBox(game.spectator_url, t("Spectator link")));
     if (/^(localhost|127\.|\[::1\])/.test(location.host)) {
-      const p = document.createElement("p");
-      p.className = "note";
-      p.innerHTML = "These links use this page's address, which only this machine " +
-        "can open. For friends on other machines, start the server with <code>--host 0.0.0.0</code> " +
-        "and open the lobby with an address they can reach.";
-      box.append(p);
+      const [before, after] = t("These links use this page's address, which only this " +
+        "machine can open. For friends on other machines, start the server with {option} and " +
+        "open the lobby with an address they can reach.").split("{option}");
+      box.append(el("p", {className: "note"}, before,
+                    el("code", {textContent: "--host 0.0.0.0"}), after || ""));
     }
   }
 
   // a labelled read-only field holding a link, and a button that copies it
   function copyBox(text, labelText) {
-    const label = document.createElement("label");
-    label.className = "copy-box";
-    label.append(document.createTextNode(labelText));
-    const row = document.createElement("span");
-    row.className = "copy-row";
-    const input = document.createElement("input");
-    input.readOnly = true;
-    input.value = text;
+    const input = el("input", {readOnly: true, value: text});
     input.addEventListener("focus", () => input.select());
     input.addEventListener("click", () => input.select());
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "secondary small";
-    b.textContent = "Copy";
-    b.addEventListener("click", (event) => { event.preventDefault(); window.Tlatelolco.copy(input, b); });
-    row.append(input, b);
-    label.append(row);
-    return label;
+    const b = el("button", {type: "button", className: "secondary small",
+                            textContent: t("Copy")});
+    b.addEventListener("click", (event) => { event.preventDefault(); T.copy(input, b); });
+    return el("label", {className: "copy-box"}, labelText,
+              el("span", {className: "copy-row"}, input, b));
   }
 
-  function seatsText(g) {
-    return g.seats.map((s) => s.kind === "open" ? "<em>open</em>" : escape(s.name)).join(", ");
+  // --- the lists ---------------------------------------------------------------------------------
+  // the players, open seats in italics, the ones `held` here ({seat: token}) in bold
+  function seatsCell(g, held) {
+    const cell = el("td", {className: "seats"});
+    g.seats.forEach((s, i) => {
+      if (i) cell.append(", ");
+      const name = s.kind === "open" ? t("open") : s.name;
+      if (held && held[String(s.seat)]) {
+        cell.append(el("strong", {textContent: t("{name} (you)", {name})}));
+      } else {
+        cell.append(s.kind === "open" ? el("em", {textContent: name}) : name);
+      }
+    });
+    return cell;
+  }
+
+  // the winners of a finished game: the listing's names, else the seats with the best result
+  function winnersOf(g) {
+    if (Array.isArray(g.winners)) return g.winners;
+    const returns = (g.result && g.result.returns) || [];
+    if (!returns.length) return [];
+    const best = Math.max(...returns);
+    return g.seats.filter((s) => returns[s.seat] >= best - 1e-9).map((s) => s.name);
+  }
+
+  // `text` with its {when} filled by a <time> element
+  function withTime(text, stamp, relative) {
+    const [before, after] = text.split("{when}");
+    return [before, when(stamp, relative), after || ""];
+  }
+
+  // what a game's row says of it: who won and when, how long it has run, or how it waits
+  function details(g) {
+    const lines = [];
+    if (g.status === "finished") {
+      const names = winnersOf(g);
+      if (names.length > 1 && names.length === g.seats.length) lines.push([t("Draw")]);
+      else if (names.length) {
+        lines.push([tn("Winner: {names}", "Winners: {names}", names.length,
+                       {names: names.join(", ")})]);
+      }
+      const stamp = parseTime(g.finished_at || g.updated_at);
+      if (stamp) lines.push(withTime(t("finished {when}"), stamp, false));
+    } else if (g.status === "running") {
+      const stamp = parseTime(g.started_at || g.created_at);
+      if (stamp) lines.push(withTime(t("started {when}"), stamp, true));
+      lines.push([tn("{n} move", "{n} moves", g.version)]);
+    } else {
+      const free = g.seats.filter((s) => s.kind === "open").length;
+      lines.push([tn("{n} seat free", "{n} seats free", free)]);
+      const stamp = parseTime(g.created_at);
+      if (stamp) lines.push(withTime(t("created {when}"), stamp, true));
+    }
+    return lines.map((line) => el("span", {className: "line"}, ...line));
+  }
+
+  function statusText(status) {
+    const names = {open: t("waiting for players"), running: t("in play")};
+    return names[status] || status;
+  }
+
+  function titleCell(game, watchedOnly) {
+    return el("td", {className: "title"}, titleOf(game),
+              watchedOnly ? el("span", {className: "badge spectating", textContent:
+                                        t("Spectating")}) : null);
+  }
+
+  function headRow(...names) {
+    return el("thead", {}, el("tr", {}, ...names.map((n) => el("th", {textContent: n}))));
+  }
+
+  function listTable(status, games, watched) {
+    const body = el("tbody");
+    for (const g of games) {
+      const held = S.get(g.id) !== null;
+      const act = el("td", {className: "actions"});
+      if (status === "open") {
+        const b = el("button", {type: "button", textContent: t("Join")});
+        b.dataset.join = g.id;
+        act.append(b);
+      }
+      if (status === "finished") {
+        act.append(el("a", {className: "button secondary", href: gamePath(g.id) + "/replay",
+                            textContent: t("Replay")}));
+      } else {
+        act.append(el("a", {className: "button secondary", href: gamePath(g.id),
+                            textContent: held ? t("Resume") : t("Watch")}));
+      }
+      const tr = el("tr", {}, titleCell(g.game, spectating(g.id, watched)),
+                    seatsCell(g, held ? S.seatsOf(S.get(g.id)) : null),
+                    el("td", {className: "details"}, ...details(g)), act);
+      tr.dataset.game = g.id;
+      body.append(tr);
+    }
+    return el("table", {}, headRow(t("Game"), t("Players"), t("Details"), ""), body);
   }
 
   async function refresh() {
+    const watched = new Set(watchedGames().map((e) => e.id));
     for (const status of ["open", "running", "finished"]) {
       try {
         const games = await api("GET", `/api/games?status=${status}&limit=20`);
         const box = $(`${status}-games`);
-        if (!games.length) { box.innerHTML = "<p class=\"note\">none</p>"; continue; }
-        const rows = games.map((g) => {
-          const title = titleOf(g.game);
-          const held = S.get(g.id) !== null;
-          let act = `<a href="${gamePath(g.id)}">${held ? "resume" : "watch"}</a>`;
-          if (status === "open") act = `<button type="button" data-join="${escape(g.id)}">join</button> ` + act;
-          if (status === "finished") act = `<a href="${gamePath(g.id)}/replay">replay</a>`;
-          return `<tr><td>${escape(title)}</td><td>${seatsText(g)}</td><td>${g.version}</td><td>${act}</td></tr>`;
-        });
-        box.innerHTML = `<table><thead><tr><th>game</th><th>seats</th><th>moves</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+        box.replaceChildren(games.length ? listTable(status, games, watched)
+          : el("p", {className: "note", textContent: t("None right now.")}));
       } catch (err) { showError(err.message); }
     }
   }
@@ -192,8 +518,9 @@
   // along, so that the server can refuse a second seat in a game with hidden information
   async function join(b) {
     const id = b.dataset.join;
-    const name = prompt("Your name?", $("name").value || "");
+    const name = prompt(t("Your name?"), $("name").value || remembered(NAME_KEY) || "");
     if (name === null) return;  // cancelled
+    rememberName(name);
     b.disabled = true;
     try {
       const r = await api("POST", `/api/games/${encodeURIComponent(id)}/join`,
@@ -203,9 +530,11 @@
     } catch (err) { showError(err.message); b.disabled = false; }
   }
 
-  // --- your games: the ones this browser holds a seat in --------------------------------------
+  // --- your games: the ones this browser holds a seat in or watches ----------------------------
   async function refreshMine() {
-    const ids = S.ids();
+    const held = S.ids();
+    const watched = watchedGames().filter((e) => !held.includes(e.id));
+    const ids = [...held, ...watched.map((e) => e.id)];
     const found = [];
     for (let i = 0; i < ids.length; i += 20) {  // at most 20 requests at a time
       const batch = ids.slice(i, i + 20);
@@ -213,68 +542,67 @@
         api("GET", `/api/games/${encodeURIComponent(id)}`).then((g) => ({id, g}),
                                                                (err) => ({id, err}))));
       for (const {id, g, err} of answers) {
-        if (err && err.status === 404) { S.drop(id); continue; }  // the game is gone
-        found.push({id, g, err});
+        if (err && err.status === 404) { S.drop(id); forgetWatched(id); continue; }  // gone
+        found.push({id, g, err, watching: !held.includes(id)});
       }
     }
-    drawMine(found);
+    drawMine(found, watched);
   }
 
-  function drawMine(found) {
+  function drawMine(found, watched) {
     const section = $("mine");
     const box = $("my-games");
     section.hidden = !found.length;
     box.replaceChildren();
     if (!found.length) return;
-    const table = document.createElement("table");
-    table.innerHTML = "<thead><tr><th>game</th><th>seats</th><th>status</th><th>moves</th>" +
-      "<th></th></tr></thead>";
-    const body = document.createElement("tbody");
-    for (const {id, g, err} of found) {
-      const tr = document.createElement("tr");
-      tr.dataset.game = id;
-      const entry = S.get(id) || {};
-      const held = S.seatsOf(entry);
-      const cells = [document.createElement("td"), document.createElement("td"),
-                     document.createElement("td"), document.createElement("td"),
-                     document.createElement("td")];
-      cells[0].textContent = titleOf(g ? g.game : entry.game || "?");
+    const body = el("tbody");
+    for (const {id, g, err, watching} of found) {
+      const entry = watching ? (watched.find((e) => e.id === id) || {}) : (S.get(id) || {});
+      const title = titleCell(g ? g.game : entry.game || "?", watching);
+      const status = el("td", {className: "details"});
+      let seats = el("td");
       if (g) {
-        cells[1].innerHTML = g.seats.map((s) => {
-          const text = s.kind === "open" ? "<em>open</em>" : escape(s.name);
-          return held[String(s.seat)] ? `<strong>${text} (you)</strong>` : text;
-        }).join(", ");
-        cells[2].textContent = g.status;
-        cells[3].textContent = String(g.version);
+        seats = seatsCell(g, watching ? null : S.seatsOf(entry));
+        if (g.status !== "finished") {  // a finished game's details say so, with the date
+          status.append(el("span", {className: "line status", textContent: statusText(g.status)}));
+        }
+        status.append(...details(g));
       } else {
-        cells[2].textContent = "unavailable";
-        cells[2].title = err.message;
+        status.textContent = t("unavailable");
+        status.title = err.message;
       }
       const finished = g && g.status === "finished";
-      const a = document.createElement("a");
-      a.className = "button";
-      a.href = gamePath(id) + (finished ? "/replay" : "");
-      a.textContent = finished ? "Replay" : "Resume";
-      cells[4].append(a);
-      if (finished) {
-        const forget = document.createElement("button");
-        forget.type = "button";
-        forget.className = "secondary";
-        forget.textContent = "forget";
-        forget.setAttribute("aria-label", `Forget ${cells[0].textContent} ${id}`);
-        forget.addEventListener("click", () => { S.drop(id); tr.remove(); if (!body.children.length) section.hidden = true; });
-        cells[4].append(forget);
+      const act = el("td", {className: "actions"},
+                     el("a", {className: "button", href: gamePath(id) + (finished ? "/replay" : ""),
+                              textContent: finished ? t("Replay")
+                                : watching ? t("Watch") : t("Resume")}));
+      const tr = el("tr", {}, title, seats, status, act);
+      tr.dataset.game = id;
+      if (finished || watching) {
+        const forget = el("button", {type: "button", className: "secondary",
+                                     textContent: t("forget")});
+        forget.setAttribute("aria-label", t("Forget {game} {id}",
+                                            {game: title.firstChild.textContent, id}));
+        forget.addEventListener("click", () => {
+          if (watching) forgetWatched(id); else S.drop(id);
+          tr.remove();
+          if (!body.children.length) section.hidden = true;
+        });
+        act.append(forget);
       }
-      tr.append(...cells);
       body.append(tr);
     }
-    table.append(body);
-    box.append(table);
+    box.append(el("table", {}, headRow(t("Game"), t("Players"), t("Status"), ""), body));
   }
 
   async function start() {
+    await T.loadLanguage();
+    translatePage();
+    document.querySelector("header.top").append(T.languageSwitch());
+    $("name").value = remembered(NAME_KEY) || "";
+    $("name").addEventListener("change", () => rememberName($("name").value));
     catalog = await api("GET", "/api/catalog");
-    $("game").replaceChildren(...catalog.map((g) => new Option(g.title, g.name)));
+    fillPicker();
     $("game").addEventListener("change", fillGame);
     $("players").addEventListener("change", fillSeats);
     $("create").addEventListener("submit", create);
