@@ -144,6 +144,10 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
             wait_moved(page, before, move)
             moved = page.evaluate("window.TlatelolcoPage.log")[before]
             assert moved["text"] == move["text"], "the click made a different move"
+            if moves == 1:  # after a move made with the keyboard, the focus stays on the board
+                wait_turn(page)
+                assert page.evaluate("!!document.activeElement.closest('#board')"), \
+                    page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
             moves += 1
             if moves == SHOT_AT[game] and os.environ.get("TLATELOLCO_SCREENSHOTS"):
                 SHOTS.mkdir(parents=True, exist_ok=True)
@@ -220,3 +224,65 @@ def test_ask_for_a_hint_and_play_it(browser, tmp_path):
         assert page.locator("#hint").is_hidden()
         assert errors == [], errors
         page.close()
+
+
+STUB_ALERTS = """
+window.__asked = 0; window.__notified = []; window.__hidden = false; window.__beeps = 0;
+Object.defineProperty(document, 'hidden', {get: () => window.__hidden});
+class FakeNotification {
+  constructor(title, options) { window.__notified.push(title); }
+  close() {}
+}
+FakeNotification.permission = 'default';
+FakeNotification.requestPermission = () => {
+  window.__asked++; FakeNotification.permission = 'granted'; return Promise.resolve('granted');
+};
+window.Notification = FakeNotification;
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() {
+    return {frequency: {value: 0}, connect: (g) => g, start() { window.__beeps++; }, stop() {}};
+  }
+  createGain() {
+    return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}}, connect: (d) => d};
+  }
+};
+"""
+
+
+def test_your_turn_alerts_a_hidden_tab_and_asks_only_after_a_click(browser, tmp_path):
+    """The notification permission is asked once, after the player's own click (never on
+    page load); a hidden tab gets a notification when the turn comes back; the sound is off
+    until switched on, and stays on."""
+    with live_server(tmp_path, bot_delay=0.3) as base:
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        context.add_init_script(STUB_ALERTS)
+        page = context.new_page()
+        response = page.request.post(base + "/api/games", data={
+            "game": "grand_bazaar", "options": {"num_players": 2},
+            "seats": ["taken", "bot:greedy"]})
+        seat = response.json()["seats"][0]
+        page.goto(seat["url"] + "#token=" + seat["token"])
+        current = wait_turn(page)
+        assert page.evaluate("window.__asked") == 0  # not on page load
+        assert page.locator("#sound").text_content() == "Sound: off"
+        page.click("#sound")
+        assert page.locator("#sound").text_content() == "Sound: on"
+        assert page.evaluate("localStorage.getItem('tlatelolco:sound')") == "on"
+        assert page.evaluate("window.__beeps") == 1  # switching it on plays it once
+        buy = next(m for m in current["legal"] if m["text"].startswith("buy"))
+        click_move(page, "grand_bazaar", buy, current["version"])
+        wait_moved(page, current["version"], buy)
+        assert page.evaluate("window.__asked") == 1  # after the click
+        page.evaluate("window.__hidden = true")
+        now = page_view(page)
+        end = next(m for m in now["legal"] if m["text"] == "end turn")
+        click_move(page, "grand_bazaar", end, now["version"])
+        page.wait_for_function("() => window.__notified.length > 0", timeout=30_000)
+        assert page.evaluate("window.__notified")[0] == "Your turn in Grand Bazaar"
+        assert page.evaluate("window.__asked") == 1  # asked once only
+        assert page.evaluate("window.__beeps") == 2  # and again when the turn came back
+        page.reload()
+        wait_turn(page)
+        assert page.locator("#sound").text_content() == "Sound: on"
+        context.close()
