@@ -30,7 +30,7 @@ LOCALE = Path(__file__).with_name("locale")
 # domain -> (source files, relative to the package, whose marked messages it holds)
 DOMAINS: dict[str, tuple[str, ...]] = {
     "ui": ("web/static/game.js", "web/static/shell.js", "web/static/seats.js",
-           "web/views.py", "web/bots.py"),
+           "web/views.py", "web/bots.py", "web/service.py", "web/sockets.py"),
     "lobby": ("web/static/lobby.js", "web/static/lobby.html"),
     "rules": ("web/static/rules.js", "web/rules.py"),
     "chat": ("web/static/chat.js",),
@@ -78,6 +78,33 @@ class Plural:
 
 
 Message = tuple[str | Plural, Mapping[str, Any]]
+
+
+class Reason(str):
+    """An engine's reason (why a move is illegal) that is English text, as every caller of
+    `illegal_reason` expects, and also a message the web page shows in the reader's language.
+
+        >>> r = reason(N_("selling is allowed from round {n} on"), n=2)
+        >>> r, render(r.message, "en")
+        ('selling is allowed from round 2 on', 'selling is allowed from round 2 on')
+    """
+
+    message: Message
+
+
+def reason(template: str, **fields: Any) -> Reason:
+    """A `Reason` from an `N_`-marked English template and its fields (Term, Seat, numbers)."""
+    made = Reason(render((template, fields)))
+    made.message = (template, fields)
+    return made
+
+
+def in_words(text: str, lang: str = DEFAULT_LANGUAGE,
+             names: Sequence[str] | None = None) -> str:
+    """`text` in `lang` when it is a `Reason` (or a message id), else as it is."""
+    if isinstance(text, Reason):
+        return render(text.message, lang, names)
+    return gettext(text, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,12 +234,15 @@ __all__ = [
     "Message",
     "N_n",
     "Plural",
+    "Reason",
     "Seat",
     "Term",
     "browser_catalogue",
     "check_language",
     "gettext",
+    "in_words",
     "ngettext",
     "pick_language",
+    "reason",
     "render",
 ]

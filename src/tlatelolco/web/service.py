@@ -20,7 +20,7 @@ from typing import Any
 
 from tlatelolco.bots import bot_names, make_bot, parse_spec, search_spec
 from tlatelolco.contract import MAX_ACTION_TEXT, IllegalActionError
-from tlatelolco.i18n import render
+from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, Seat, gettext, in_words, render
 from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
 from tlatelolco.web.bots import HINT_TIME, MAX_SPEC_LENGTH, clamp_spec
@@ -470,22 +470,26 @@ class Service:
             live.row = _changed(live.row, undos=live.row.undos + 1, version=previous - 1)
             return live, seat, Change(live.row.id, previous - 1, previous, reset=True)
 
-    def why(self, game_id: str, token: str | None, text: Any) -> str | None:
+    def why(self, game_id: str, token: str | None, text: Any,
+            lang: str = DEFAULT_LANGUAGE) -> str | None:
         """Why the move `text` (in the game's notation) may not be played by the credential's
-        seat now, in the engine's words; None when it may."""
+        seat now, in the engine's words and in `lang`; None when it may."""
         live, seat = self.authenticate(game_id, token)
         if not isinstance(text, str) or not 0 < len(text) <= MAX_ACTION_TEXT:
             raise ApiError(422, "bad_action", f"'text' is a move in the game's notation, at "
                            f"most {MAX_ACTION_TEXT} characters")
-        try:
-            self._check_turn(live, seat)
-        except ApiError as err:
-            return err.message
-        state = live.state
+        state, names = live.state, [s.name for s in live.row.seats]
+        if live.row.status != "running" or state.is_terminal():
+            return gettext(N_("the game is not being played now"), lang)
+        if state.current_player() != seat:
+            return render((N_("it is not your turn: {player} is to move"),
+                           {"player": Seat(state.current_player())}), lang, names)
         action = state.parse_action(text)
         if action is None:
-            return f"'{text[:40]}' is not a move of {live.game.info.title}"
-        return state.illegal_reason(action)
+            return render((N_("'{move}' is not a move of this game"),
+                           {"move": text[:40]}), lang, names)
+        why = state.illegal_reason(action)
+        return None if why is None else in_words(why, lang, names)
 
     @staticmethod
     def _check_turn(live: Live, seat: int) -> None:

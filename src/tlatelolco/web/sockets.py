@@ -255,7 +255,7 @@ class Session:
             return
         try:
             reason = await self.hub.call(self.hub.service.why, self.game_id, self.token,
-                                         message.get("text"))
+                                         message.get("text"), self.lang)
         except ApiError as err:
             await self.error(err)
             return
