@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,10 +15,11 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from tlatelolco.cli.arena import arena as arena_command
-from tlatelolco.cli.common import FAILURE, fail, missing_rules_message, rules_page
+from tlatelolco.cli.common import FAILURE, fail, language, missing_rules_message, rules_page
 from tlatelolco.cli.play import load_game, run_play, seat_specs
 from tlatelolco.cli.replay import print_all, step_through
 from tlatelolco.cli.report import report as report_command
+from tlatelolco.i18n import pick_language
 from tlatelolco.records import RecordError, load_record
 from tlatelolco.registry import game_class, list_games, load
 
@@ -59,11 +61,15 @@ def play(
         help="A game option, e.g. num_players=4; repeat as needed.")] = None,
     record: Annotated[Path | None, typer.Option(
         help="Where to save the record (default: records/GAME-TIME-SEED.json).")] = None,
+    lang: Annotated[str | None, typer.Option(
+        help="Language of the prompts and of the log in words: en or es (default: from "
+        "$LANG).")] = None,
 ) -> None:
     """Play a game in the terminal against bots (or watch bots play)."""
+    chosen = language(lang, pick_language(os.environ.get("LANG")))
     loaded = load_game(game, option or [], players)
     specs = seat_specs(loaded, seat or [])
-    run_play(loaded, specs, seed, record, Console(), echo=not sys.stdin.isatty())
+    run_play(loaded, specs, seed, record, Console(), echo=not sys.stdin.isatty(), lang=chosen)
 
 
 @app.command()
@@ -72,8 +78,11 @@ def replay(
     all_moves: Annotated[bool, typer.Option(
         "--all", help="Print every move and the final board instead of stepping.")] = False,
     seat: Annotated[int, typer.Option(help="Show the board as this seat saw it.")] = 0,
+    lang: Annotated[str | None, typer.Option(
+        help="Language of the boards and the log: en or es (default: from $LANG).")] = None,
 ) -> None:
     """Step through a saved game (printed whole with --all or when input is not a terminal)."""
+    chosen = language(lang, pick_language(os.environ.get("LANG")))
     try:
         saved, final = load_record(record)
     except RecordError as err:
@@ -85,21 +94,26 @@ def replay(
              f"{loaded.num_players() - 1}")
     console = Console()
     if all_moves or not sys.stdin.isatty():
-        print_all(console, saved, loaded, seat)
+        print_all(console, saved, loaded, seat, chosen)
     else:
-        step_through(console, console.input, saved, loaded, seat)
+        step_through(console, console.input, saved, loaded, seat, chosen)
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="Game name.")]) -> None:
+def rules(
+    game: Annotated[str, typer.Argument(help="Game name.")],
+    lang: Annotated[str | None, typer.Option(
+        help="Language of the page: en or es (default: from $LANG).")] = None,
+) -> None:
     """Show a game's rules page."""
+    chosen = language(lang, pick_language(os.environ.get("LANG")))
     try:
         game_class(game)
     except ValueError as err:
         fail(str(err))
-    page = rules_page(game)
+    page = rules_page(game, chosen)
     if page is None:
-        fail(missing_rules_message(game), FAILURE)
+        fail(missing_rules_message(game, chosen), FAILURE)
     Console().print(Markdown(page))
 
 
@@ -223,6 +237,28 @@ def bench_server(game: list[str] | None, seconds: float | None, players: int | N
         raise typer.Exit(FAILURE)
 
 
+def parse_bot_delay(text: str) -> tuple[float, dict[str, float]]:
+    """'0.7,mexica=1.0' -> (0.7, {"mexica": 1.0}); ValueError saying what is wrong."""
+    default, per_game = 0.7, {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, _, value = part.rpartition("=")
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = -1.0
+        if not 0 <= seconds <= 60 or seconds != seconds:
+            raise ValueError(f"--bot-delay: {part[:40]!r} is not a number of seconds from 0 "
+                             "to 60 (a default, then game=seconds, e.g. '0.7,mexica=1.0')")
+        if not name:
+            default = seconds
+        elif name in list_games():
+            per_game[name] = seconds
+        else:
+            raise ValueError(f"--bot-delay: no game {name[:40]!r}; games: "
+                             + ", ".join(list_games()))
+    return default, per_game
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for other "
@@ -236,8 +272,9 @@ def serve(
         "(default: in-process, or $TLATELOLCO_REDIS).")] = None,
     bot_workers: Annotated[int, typer.Option(
         help="Worker processes for bot seats (0: threads of the server).")] = 1,
-    bot_delay: Annotated[float, typer.Option(
-        help="Seconds a bot waits before moving, so people can follow.")] = 0.4,
+    bot_delay: Annotated[str, typer.Option(
+        help="Seconds a bot waits before each move, so people can follow: one number, or "
+        "per game after it, e.g. '0.7,mexica=1.0,axio=0.5' (0: at once).")] = "0.7",
     limits: Annotated[str, typer.Option(
         help="Requests per minute and client address: creates, joins (claims and invites "
         "too), hints, sockets; e.g. 'creates=10,joins=30,hints=20,sockets=120'; 0 lifts "
@@ -253,8 +290,12 @@ def serve(
     log_level: Annotated[str, typer.Option(help="Uvicorn's log level.")] = "info",
 ) -> None:
     """Run the web app: lobby, games in the browser with friends and bots, replays."""
-    if bot_workers < 0 or bot_delay < 0 or expire_days < 0:
-        fail("--bot-workers, --bot-delay and --expire-days cannot be negative")
+    if bot_workers < 0 or expire_days < 0:
+        fail("--bot-workers and --expire-days cannot be negative")
+    try:
+        delay, delays = parse_bot_delay(bot_delay)
+    except ValueError as err:
+        fail(str(err))
     if max_connections < 1 or header_timeout <= 0:
         fail("--max-connections and --header-timeout must be positive")
     import uvicorn
@@ -267,7 +308,8 @@ def serve(
         rate_limits = RateLimits.parse(limits)
     except ValueError as err:
         fail(str(err))
-    settings = Settings(bot_workers=bot_workers, bot_delay=bot_delay, rate_limits=rate_limits,
+    settings = Settings(bot_workers=bot_workers, bot_delay=delay, bot_delays=delays,
+                        rate_limits=rate_limits,
                         expire_after=expire_days * 86_400.0)
     if db is not None:
         settings.db = db

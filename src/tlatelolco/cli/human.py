@@ -11,21 +11,37 @@ from rich.text import Text
 
 from tlatelolco.bots.base import Bot
 from tlatelolco.cli.boards import render_board
+from tlatelolco.cli.boards.common import Say
 from tlatelolco.cli.common import missing_rules_message, rules_page
 from tlatelolco.contract import Game, State
+from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, gettext
+from tlatelolco.match import TakeBack
 
 Reader = Callable[[str], str]
 MOST_LISTED = 40  # longer lists of legal moves are cut short (the rest by `moves`)
 
-HELP = (
+HELP = N_(
     "Type the number of a move from the list, or its notation (e.g. `{example}`). "
     "Short forms work too: {aliases}.\n"
     "Commands: help (this text), board (the board and moves again), moves (every legal move), "
     "log (the moves so far), rules (the rules page), hint (what a search bot would play, "
-    "thinking 2 seconds on what this seat can see), quit (save the unfinished game and stop)."
+    "thinking 2 seconds on what this seat can see), undo (take back your last move of this "
+    "turn, before anything is drawn and before another seat moves), quit (save the "
+    "unfinished game and stop)."
 )
 HINT_SECONDS = 2.0
 HINTS_SHOWN = 5
+# the commands, by what they may be called in English and Spanish
+COMMANDS = {
+    "quit": ("quit", "exit", "q", "salir"),
+    "undo": ("undo", "deshacer", "u"),
+    "help": ("help", "h", "?", "ayuda"),
+    "board": ("board", "tablero"),
+    "moves": ("moves", "jugadas"),
+    "log": ("log", "historial"),
+    "hint": ("hint", "pista"),
+    "rules": ("rules", "reglas"),
+}
 
 
 class QuitGame(Exception):
@@ -43,8 +59,11 @@ class HumanSeat(Bot):
 
     def __init__(self, game: Game, seat: int, seed: int | str | None = None, *,
                  console: Console | None = None, read: Reader | None = None,
-                 log: Sequence[str] = (), echo: bool = False) -> None:
+                 log: Sequence[str] = (), echo: bool = False,
+                 lang: str = DEFAULT_LANGUAGE) -> None:
         super().__init__(game, seat, seed)
+        self.lang = lang
+        self.say = Say(lang)
         self.console = console or Console()
         self.read = read or self.console.input
         self.log = log  # the match's log lines, shared with whoever writes them
@@ -54,12 +73,15 @@ class HumanSeat(Bot):
         self.show(state)
         while True:
             line = self.ask()
-            command = line.strip().lower()
-            if not command:
+            word = line.strip().lower()
+            if not word:
                 continue
-            if command in ("quit", "exit", "q"):
+            command = next((c for c, names in COMMANDS.items() if word in names), None)
+            if command == "quit":
                 raise QuitGame
-            if command in ("help", "h", "?"):
+            if command == "undo":
+                raise TakeBack
+            if command == "help":
                 self.console.print(self.help_text(state))
             elif command == "board":
                 self.show(state)
@@ -70,9 +92,7 @@ class HumanSeat(Bot):
             elif command == "hint":
                 self.show_hint(state)
             elif command == "rules":
-                page = rules_page(self.game.info.name)
-                self.console.print(Markdown(page) if page is not None
-                                   else Text(missing_rules_message(self.game.info.name)))
+                self.show_rules()
             else:
                 action = self.parse(state, line.strip())
                 if action is not None:
@@ -80,9 +100,9 @@ class HumanSeat(Bot):
 
     def ask(self) -> str:
         try:
-            line = self.read(f"seat {self.seat}> ")
+            line = self.read(self.say(N_("seat {seat}"), seat=self.seat) + "> ")
         except EOFError:
-            self.console.print(Text("(end of input)", style="dim"))
+            self.console.print(Text(self.say(N_("(end of input)")), style="dim"))
             raise QuitGame from None
         if self.echo:
             self.console.print(line, markup=False, highlight=False)
@@ -95,8 +115,9 @@ class HumanSeat(Bot):
             number = int(text)
             if 1 <= number <= len(legal):
                 return legal[number - 1]
-            self.error(f"there is no move {number}; choose 1 to {len(legal)} "
-                       "or type a move (help lists the commands)")
+            self.error(self.say(N_("there is no move {number}; choose 1 to {count} or type a "
+                                   "move (help lists the commands)"),
+                                number=number, count=len(legal)))
             return None
         try:
             return state.string_to_action(text)
@@ -107,9 +128,13 @@ class HumanSeat(Bot):
     def error(self, message: str) -> None:
         self.console.print(Text(message, style="red"))
 
+    def refused(self, message: str) -> None:
+        """The runner's answer to an `undo` it cannot grant (an `N_` message)."""
+        self.error(gettext(message, self.lang))
+
     def show(self, state: State) -> None:
         self.console.print(render_board(self.game.info.name, state.observation(self.seat),
-                                        self.seat))
+                                        self.seat, self.lang))
         self.show_moves(state, MOST_LISTED)
 
     def show_moves(self, state: State, most: int | None = None) -> None:
@@ -118,11 +143,13 @@ class HumanSeat(Bot):
         listed = legal if most is None else legal[:most]
         moves = [Text.assemble((f"{i:>2}", "bold cyan"), " ", state.action_to_string(a))
                  for i, a in enumerate(listed, 1)]
-        self.console.print(Text(f"Your moves, seat {self.seat}:", style="bold"))
+        self.console.print(Text(self.say(N_("Your moves, seat {seat}:"), seat=self.seat),
+                                style="bold"))
         self.console.print(Columns(moves, padding=(0, 3)))
         if len(listed) < len(legal):
-            self.console.print(Text(f"… and {len(legal) - len(listed)} more: type a move in "
-                                    "full, or `moves` to list them all", style="dim"))
+            self.console.print(Text(self.say(N_("… and {n} more: type a move in full, or "
+                                                "`moves` to list them all"),
+                                             n=len(legal) - len(listed)), style="dim"))
 
     def show_hint(self, state: State) -> None:
         """The moves a search from this seat's view likes best: how often it tried each and the
@@ -133,24 +160,33 @@ class HumanSeat(Bot):
         kind = search_spec(self.game)
         bot = make_bot(f"{kind}:time={HINT_SECONDS}", self.game, self.seat,
                        seed=self.rng.getrandbits(32))
-        with self.console.status("thinking…"):
+        say = self.say
+        with self.console.status(say(N_("thinking…"))):
             result = bot.search(state)  # type: ignore[attr-defined]
-        self.console.print(Text(f"Hint ({kind}, {result.iterations} iterations in "
-                                f"{result.seconds:.1f} s):", style="bold"))
+        self.console.print(Text(say(N_("Hint ({kind}, {n} iterations in {seconds} s):"),
+                                    kind=kind, n=result.iterations,
+                                    seconds=f"{result.seconds:.1f}"), style="bold"))
         if result.why == "only move":
-            self.console.print(f"  the only move: {state.action_to_string(result.action)}",
+            self.console.print("  " + say(N_("the only move: {move}"),
+                                          move=state.action_to_string(result.action)),
                                markup=False, highlight=False)
         elif result.why == "settled":
-            self.console.print("  a move the bot's knowledge settles without searching:",
-                               markup=False, highlight=False)
+            self.console.print("  " + say(N_("a move the bot's knowledge settles without "
+                                             "searching:")), markup=False, highlight=False)
         for stats in result.actions[:HINTS_SHOWN]:
             self.console.print(Text.assemble(
                 (f"  {stats.value:6.1%}", "bold green"), f"  {stats.text}",
-                (f"  ({stats.visits} visits)", "dim")))
+                ("  " + say(N_("({n} visits)"), n=stats.visits), "dim")))
+
+    def show_rules(self) -> None:
+        name = self.game.info.name
+        page = rules_page(name, self.lang)
+        self.console.print(Markdown(page) if page is not None
+                           else Text(missing_rules_message(name, self.lang)))
 
     def show_log(self) -> None:
         if not self.log:
-            self.console.print(Text("(no moves yet)", style="dim"))
+            self.console.print(Text(self.say(N_("(no moves yet)")), style="dim"))
         for line in self.log:
             self.console.print(line, markup=False, highlight=False)
 
@@ -159,7 +195,8 @@ class HumanSeat(Bot):
         aliases = [f"{alias} = {state.action_to_string(a)}"
                    for a in legal for alias in state.action_aliases(a)[:1]]
         example = state.action_to_string(legal[0]) if legal else "?"
-        return Text(HELP.format(example=example, aliases="; ".join(aliases) or "none"))
+        return Text(self.say(HELP, example=example,
+                             aliases="; ".join(aliases) or self.say(N_("none"))))
 
 
 __all__ = ["HumanSeat", "QuitGame"]

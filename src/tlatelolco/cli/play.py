@@ -12,9 +12,11 @@ from rich.text import Text
 
 from tlatelolco.bots import Bot, bot_names, make_bot, parse_spec
 from tlatelolco.cli.boards import render_board
-from tlatelolco.cli.common import FAILURE, fail, move_line, print_result
+from tlatelolco.cli.boards.common import Say
+from tlatelolco.cli.common import FAILURE, fail, move_line, print_result, seat_name
 from tlatelolco.cli.human import HumanSeat, QuitGame, Reader
 from tlatelolco.contract import Game, State
+from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, N_n, render
 from tlatelolco.match import play_match
 from tlatelolco.records import make_record, save_record
 from tlatelolco.registry import load
@@ -97,11 +99,15 @@ class MatchLog:
     the move and the position to save if the game is stopped half-way.
     """
 
-    def __init__(self, game: Game, players: list[str], console: Console) -> None:
+    def __init__(self, game: Game, players: list[str], console: Console,
+                 lang: str = DEFAULT_LANGUAGE) -> None:
         self.players = players
         self.console = console
+        self.lang = lang
         self.state = game.new_initial_state()
         self.lines: list[str] = []
+        self.say = Say(lang)
+        self.names = [seat_name(seat, players, lang) for seat in range(len(players))]
 
     def __call__(self, state: State, action: int, actor: int) -> None:
         before = self.state.clone()
@@ -110,9 +116,21 @@ class MatchLog:
         # What no person at this terminal may see stays hidden (bots-only games show all).
         humans = [seat for seat, spec in enumerate(self.players) if spec == HUMAN]
         hidden = any(step in self.state.hidden_steps(seat) for seat in humans)
-        line = move_line(before, action, self.players, hidden)
+        line = move_line(before, action, self.players, hidden, self.lang)
+        if not hidden:  # the move in words too
+            words = render(before.describe_action(action), self.lang, self.names)
+            if words != before.action_to_string(action):
+                line += f"  · {words}"
         self.lines.append(line)
         self.console.print(line, markup=False, highlight=False)
+
+    def undo(self, state: State) -> None:
+        """A person took back their last move: so does the log."""
+        self.state = state.clone()
+        if self.lines:
+            taken = self.lines.pop()
+            self.console.print(self.say(N_("taken back: {line}"), line=taken.strip()),
+                               markup=False, highlight=False)
 
 
 def default_record_path(game: Game, seed: int) -> Path:
@@ -120,39 +138,47 @@ def default_record_path(game: Game, seed: int) -> Path:
     return Path("records") / f"{game.info.name}-{stamp}-{seed}.json"
 
 
-def save(record: dict[str, Any], path: Path) -> None:
+def save(record: dict[str, Any], path: Path, lang: str = DEFAULT_LANGUAGE) -> None:
     record.setdefault("meta", {})["date"] = datetime.now().isoformat(timespec="seconds")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         save_record(record, path)
     except OSError as err:
-        fail(f"cannot save the record to {path}: {err}", FAILURE)
+        fail(Say(lang)(N_("cannot save the record to {path}: {error}"), path=path, error=err),
+             FAILURE)
 
 
 def run_play(game: Game, specs: list[str], seed: int | None, record_path: Path | None,
-             console: Console, read: Reader | None = None, echo: bool = False) -> None:
+             console: Console, read: Reader | None = None, echo: bool = False,
+             lang: str = DEFAULT_LANGUAGE) -> None:
     """Play one game to the end (or until a person quits) and save its record."""
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     path = record_path or default_record_path(game, seed)
-    log = MatchLog(game, specs, console)
+    log = MatchLog(game, specs, console, lang)
     bots: list[Bot | str] = [
-        HumanSeat(game, seat, console=console, read=read, log=log.lines, echo=echo)
+        HumanSeat(game, seat, console=console, read=read, log=log.lines, echo=echo, lang=lang)
         if spec == HUMAN else spec for seat, spec in enumerate(specs)]
-    seats = ", ".join(f"seat {i} {spec}" for i, spec in enumerate(specs))
-    console.print(Text(f"{game.info.title}, {game.num_players()} players, seed {seed}: {seats}",
-                       style="bold"))
+    say = Say(lang)
+    seats = ", ".join(say(N_("seat {seat}"), seat=i) + f" {spec}" for i, spec in enumerate(specs))
+    console.print(Text(say.n(N_n("{title}, {n} player, seed {seed}: {seats}",
+                                 "{title}, {n} players, seed {seed}: {seats}"),
+                             game.num_players(), title=say.word(game.info.title), seed=seed,
+                             seats=seats), style="bold"))
     try:
-        record = play_match(game, bots, seed, on_action=log)
+        record = play_match(game, bots, seed, on_action=log, on_undo=log.undo)
     except (QuitGame, KeyboardInterrupt):
         record = make_record(log.state, specs, meta={"seed": seed})
-        save(record, path)
-        console.print(Text(f"Game stopped after {log.state.move_number()} moves; the unfinished "
-                           f"record is saved to {path}", style="yellow"))
+        save(record, path, lang)
+        console.print(Text(say.n(N_n("Game stopped after {n} move; the unfinished record is "
+                                     "saved to {path}",
+                                     "Game stopped after {n} moves; the unfinished record is "
+                                     "saved to {path}"), log.state.move_number(), path=path),
+                           style="yellow"))
         return
     viewer = specs.index(HUMAN) if HUMAN in specs else None  # nobody to call "you"
     view = log.state.observation(0 if viewer is None else viewer)
-    console.print(render_board(game.info.name, view, viewer))
-    print_result(console, log.state, specs)
-    save(record, path)
-    console.print(Text(f"Record saved to {path}"))
+    console.print(render_board(game.info.name, view, viewer, lang))
+    print_result(console, log.state, specs, lang)
+    save(record, path, lang)
+    console.print(Text(say(N_("Record saved to {path}"), path=path)))

@@ -10,7 +10,10 @@ from rich.console import RenderableType
 from rich.json import JSON
 from rich.panel import Panel
 
-# game name -> module with `render(observation)` and `CHANCE_LABEL`; imported on first use.
+from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, gettext, render
+
+# game name -> module with `render(observation, viewer, lang)` and `CHANCE_LABEL` (an `N_`
+# message); imported on first use.
 _BOARDS: dict[str, str] = {
     "axio": "tlatelolco.cli.boards.axio",
     "aztec_market": "tlatelolco.cli.boards.aztec_market",
@@ -19,20 +22,22 @@ _BOARDS: dict[str, str] = {
 }
 
 
-def render_board(game_name: str, observation: dict[str, Any], viewer: int | None = None
-                 ) -> RenderableType:
-    """The game's board as `viewer` sees it (None: nobody is "you"), or pretty JSON for games
-    without a board yet."""
+def render_board(game_name: str, observation: dict[str, Any], viewer: int | None = None,
+                 lang: str = DEFAULT_LANGUAGE) -> RenderableType:
+    """The game's board as `viewer` sees it (None: nobody is "you") in `lang`, or pretty JSON
+    for games without a board yet."""
     module = _BOARDS.get(game_name)
     if module is not None:
-        return importlib.import_module(module).render(observation, viewer)  # type: ignore[no-any-return]
-    return Panel(JSON(json.dumps(observation)), title=f"{game_name} (observation)",
-                 title_align="left")
+        board = importlib.import_module(module)
+        return board.render(observation, viewer, lang)  # type: ignore[no-any-return]
+    title = render((N_("{game} (observation)"), {"game": game_name}), lang)
+    return Panel(JSON(json.dumps(observation)), title=title, title_align="left")
 
 
-def chance_label(game_name: str) -> str:
+def chance_label(game_name: str, lang: str = DEFAULT_LANGUAGE) -> str:
     """What the log calls a chance event ("price card"), so it reads like the table talk."""
     module = _BOARDS.get(game_name)
-    if module is None:
-        return "chance"
-    return str(getattr(importlib.import_module(module), "CHANCE_LABEL", "chance"))
+    label = N_("chance")
+    if module is not None:
+        label = str(getattr(importlib.import_module(module), "CHANCE_LABEL", label))
+    return gettext(label, lang)

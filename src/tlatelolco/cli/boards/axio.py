@@ -18,11 +18,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tlatelolco.cli.boards.common import result_word
+from tlatelolco.cli.boards.common import Say, flow, joined, result_word
+from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, N_n
 
-CHANCE_LABEL = "tiles"
+CHANCE_LABEL = N_("tiles")
 COLOURS = ("red", "green", "blue", "orange", "purple")
-LETTERS = {"red": "R", "green": "G", "blue": "B", "orange": "O", "purple": "P"}
+COLOUR_NAMES = {"red": N_("red"), "green": N_("green"), "blue": N_("blue"),
+                "orange": N_("orange"), "purple": N_("purple")}
+# a colour's letter is its name's initial in the reader's language (English: R G B O P)
 STYLES = {"red": "bold red", "green": "bold green", "blue": "bold bright_blue",
           "orange": "bold dark_orange", "purple": "bold magenta"}
 EMPTY_MARK, FREE_MARK, MOVER = "·", "░", "▶"
@@ -52,17 +55,21 @@ Cell = tuple[int, int]
 
 # --- small pieces -------------------------------------------------------------------------------
 
-def letter(colour: str | None) -> Text:
+def letter(colour: str | None, say: Say) -> Text:
     """'R' in red, ... ; a dim '·' for an empty corner."""
     if colour is None:
         return Text(EMPTY_MARK, style="dim")
-    return Text(LETTERS.get(colour, colour[:1].upper()), style=STYLES.get(colour, "bold"))
+    return Text(colour_name(colour, say)[:1].upper(), style=STYLES.get(colour, "bold"))
 
 
-def colour_word(colour: str | None) -> Text:
+def colour_name(colour: str, say: Say) -> str:
+    return say.word(COLOUR_NAMES.get(colour, colour))
+
+
+def colour_word(colour: str | None, say: Say) -> Text:
     if colour is None:
-        return Text(f"{EMPTY_MARK} empty", style="dim")
-    return Text(colour, style=STYLES.get(colour, "bold"))
+        return Text(EMPTY_MARK + " " + say(N_("empty")), style="dim")
+    return Text(colour_name(colour, say), style=STYLES.get(colour, "bold"))
 
 
 def turned(corners: list[str | None], degrees: int) -> list[str | None]:
@@ -71,12 +78,8 @@ def turned(corners: list[str | None], degrees: int) -> list[str | None]:
     return corners[-r:] + corners[:-r] if r else list(corners)
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def seat_text(seat: int, viewer: int | None) -> str:
-    return f"seat {seat} (you)" if seat == viewer else f"seat {seat}"
+def seat_text(seat: int, viewer: int | None, say: Say) -> str:
+    return say(N_("seat {seat} (you)") if seat == viewer else N_("seat {seat}"), seat=seat)
 
 
 def window(low: int, high: int, size: int, centre: float) -> tuple[int, int]:
@@ -102,7 +105,7 @@ def free_cells(tiles: dict[Cell, Any]) -> set[Cell]:
             } - set(tiles)
 
 
-def display_grid(obs: dict[str, Any], width: int = WIDTH) -> tuple[Text, list[str]]:
+def display_grid(obs: dict[str, Any], say: Say, width: int = WIDTH) -> tuple[Text, list[str]]:
     """The display as a grid of tiles with coordinates, and notes on what is not shown."""
     tiles = display_cells(obs)
     free = free_cells(tiles)
@@ -123,8 +126,10 @@ def display_grid(obs: dict[str, Any], width: int = WIDTH) -> tuple[Text, list[st
     y0, y1 = window(min(ys), max(ys), MAX_ROWS, centre_y)
     notes = []
     if (x0, x1) != (min(xs), max(xs)) or (y0, y1) != (min(ys), max(ys)):
-        notes.append(f"the display is cropped: x {x0}..{x1} of {min(xs)}..{max(xs)}, "
-                     f"y {y0}..{y1} of {min(ys)}..{max(ys)} shown")
+        notes.append(say(N_("the display is cropped: x {x0}..{x1} of {x_min}..{x_max}, "
+                            "y {y0}..{y1} of {y_min}..{y_max} shown"),
+                         x0=x0, x1=x1, x_min=min(xs), x_max=max(xs),
+                         y0=y0, y1=y1, y_min=min(ys), y_max=max(ys)))
 
     def shown(cell: Cell) -> bool:
         return cell in drawn and x0 <= cell[0] <= x1 and y0 <= cell[1] <= y1
@@ -168,7 +173,7 @@ def display_grid(obs: dict[str, Any], width: int = WIDTH) -> tuple[Text, list[st
                 row.append("│" if edge else " ",
                            style="" if near_tile((x - 1, y), (x, y)) else "dim")
                 row.append_text(cell_half((x, y), tiles, free if shown((x, y)) else set(),
-                                          half, inner))
+                                          half, inner, say))
             row.append("│" if vertical(x1 + 1, y) else " ",
                        style="" if near_tile((x1, y), (x1 + 1, y)) else "dim")
             lines.append(row)
@@ -180,7 +185,7 @@ def display_grid(obs: dict[str, Any], width: int = WIDTH) -> tuple[Text, list[st
 
 
 def cell_half(cell: Cell, tiles: dict[Cell, list[str | None]], free: set[Cell], half: int,
-              inner: int) -> Text:
+              inner: int, say: Say) -> Text:
     """One line inside a cell: a tile's top (half 0) or bottom corners, a free cell, or blank."""
     corners = tiles.get(cell)
     if corners is None:
@@ -188,35 +193,35 @@ def cell_half(cell: Cell, tiles: dict[Cell, list[str | None]], free: set[Cell], 
             return Text(f" {FREE_MARK * (inner - 2)} ", style="dim")
         return Text(" " * inner)
     left, right = (corners[0], corners[1]) if half == 0 else (corners[3], corners[2])
-    out = letter(left)
+    out = letter(left, say)
     out.append(" " * (inner - 2))
-    out.append_text(letter(right))
+    out.append_text(letter(right, say))
     return out
 
 
 # --- the hand -----------------------------------------------------------------------------------
 
-def hand_block(obs: dict[str, Any], viewer: int | None) -> RenderableType | None:
+def hand_block(obs: dict[str, Any], viewer: int | None, say: Say) -> RenderableType | None:
     """The viewer's hand tile, large, and in each of its four rotations (the notation's rot)."""
     hand = obs.get("hand")
-    whose = "Your" if viewer is not None else "The observing seat's"
     if hand is None:
         if viewer is None or obs.get("terminal"):
             return None
-        return Text("You hold no tile now.", style="dim")
+        return Text(say(N_("You hold no tile now.")), style="dim")
     corners: list[str | None] = list(hand["corners"])
     tl, tr, br, bl = corners
     big = [Text("┌" + "─" * BIG + "┐")]
-    for left, right, middle in ((tl, tr, ""), (None, None, f"tile {hand['tile']}"),
+    for left, right, middle in ((tl, tr, ""), (None, None, say(N_("tile {tile}"),
+                                                               tile=hand["tile"])),
                                 (bl, br, "")):
         line = Text("│ ")
         if middle:
             line.append(middle.center(BIG - 2), style="dim")
         else:
-            line.append_text(colour_word(left))
-            gap = BIG - 2 - len(colour_word(left)) - len(colour_word(right))
+            line.append_text(colour_word(left, say))
+            gap = BIG - 2 - len(colour_word(left, say)) - len(colour_word(right, say))
             line.append(" " * gap)
-            line.append_text(colour_word(right))
+            line.append_text(colour_word(right, say))
         line.append(" │")
         big.append(line)
     big.append(Text("└" + "─" * BIG + "┘"))
@@ -227,41 +232,45 @@ def hand_block(obs: dict[str, Any], viewer: int | None) -> RenderableType | None
         small[1].append("┌───┐    ")
         for i, (left, right) in enumerate(((t[0], t[1]), (t[3], t[2]))):
             small[2 + i].append("│")
-            small[2 + i].append_text(letter(left))
+            small[2 + i].append_text(letter(left, say))
             small[2 + i].append(" ")
-            small[2 + i].append_text(letter(right))
+            small[2 + i].append_text(letter(right, say))
             small[2 + i].append("│    ")
         small[4].append("└───┘    ")
     body = Text("\n").join(
         [Text.assemble(b, "   ", s) for b, s in zip(big, small, strict=True)])
     body.rstrip()
-    title = Text(f"{whose} hand tile, tile {hand['tile']} (rot 0 as drawn; turned clockwise "
-                 "by rot)", style="bold")
+    whose = (N_("Your hand tile, tile {tile} (rot 0 as drawn; turned clockwise by rot)")
+             if viewer is not None else
+             N_("The observing seat's hand tile, tile {tile} (rot 0 as drawn; turned clockwise "
+                "by rot)"))
+    title = Text(say(whose, tile=hand["tile"]), style="bold")
     if None not in corners:
         return Group(title, body)
-    hint = Text(f"It has an empty corner ({EMPTY_MARK}): name a colour for it when you place "
-                "it, e.g. empty=blue.", style="dim")
+    hint = Text(say(N_("It has an empty corner ({mark}): name a colour for it when you place "
+                       "it, e.g. empty=blue."), mark=EMPTY_MARK), style="dim")
     return Group(title, body, hint)
 
 
 # --- the score boards ---------------------------------------------------------------------------
 
-def score_table(obs: dict[str, Any], viewer: int | None) -> Table:
+def score_table(obs: dict[str, Any], viewer: int | None, say: Say) -> Table:
     """Each seat's five tracks; the lowest colour, the seat's result, is [bracketed] (AX-5)."""
     terminal = bool(obs.get("terminal"))
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, header_style="bold",
                   padding=0, pad_edge=False)
-    table.add_column("seat", no_wrap=True)
+    table.add_column(say(N_("seat")), no_wrap=True)
     for colour in COLOURS:
-        table.add_column(Text(colour, style=STYLES[colour]), justify="right", no_wrap=True)
-    table.add_column("lowest", justify="right")
-    table.add_column("AXIO!", justify="right")
-    table.add_column("stack", justify="right")
-    table.add_column("placed", justify="right")
+        table.add_column(Text(colour_name(colour, say), style=STYLES[colour]), justify="right",
+                         no_wrap=True)
+    table.add_column(say(N_("lowest")), justify="right")
+    table.add_column(say(N_("AXIO!")), justify="right")
+    table.add_column(say(N_("stack")), justify="right")
+    table.add_column(say(N_("placed")), justify="right")
     if terminal:
-        table.add_column("result")
+        table.add_column(say(N_("result")))
     else:
-        table.add_column("hand")
+        table.add_column(say(N_("hand")))
     returns = obs.get("returns") or []
     holding = obs.get("holding") or []
     stacks = obs.get("stacks") or []
@@ -273,7 +282,7 @@ def score_table(obs: dict[str, Any], viewer: int | None) -> Table:
         name = Text(f"{MOVER if seat == mover else ' '} {seat}",
                     style="bold" if seat == mover else "")
         if seat == viewer:
-            name.append(" you", style="bold")
+            name.append(" " + say(N_("you")), style="bold")
         row: list[Text | str] = [name]
         for value in values:
             if value == low:
@@ -287,9 +296,9 @@ def score_table(obs: dict[str, Any], viewer: int | None) -> Table:
         row.append(str(stacks[seat]) if seat < len(stacks) else "?")
         row.append(f"{placed[seat]}/{STACK}" if seat < len(placed) else "?")
         if terminal:
-            row.append(result_word(returns[seat]) if seat < len(returns) else "")
+            row.append(result_word(returns[seat], say) if seat < len(returns) else "")
         elif seat < len(holding) and holding[seat]:
-            row.append("yours" if seat == viewer else "yes")
+            row.append(say(N_("yours")) if seat == viewer else say(N_("yes")))
         else:
             row.append(Text("—", style="dim"))
         table.add_row(*row)
@@ -298,87 +307,96 @@ def score_table(obs: dict[str, Any], viewer: int | None) -> Table:
 
 # --- the lines under it -------------------------------------------------------------------------
 
-def turn_text(obs: dict[str, Any], viewer: int | None) -> Text:
+def turn_text(obs: dict[str, Any], viewer: int | None, say: Say) -> Text:
     if obs.get("terminal"):
-        return result_text(obs, viewer)
+        return result_text(obs, viewer, say)
     text = Text()
     mover = obs.get("to_move", -1)
     turn_of = int(obs.get("turn_of", 0))
     if mover >= 0:
-        text.append(f"{MOVER} {seat_text(mover, viewer)} to place a tile", style="bold")
+        text.append(MOVER + " " + say(N_("{seat} to place a tile"),
+                                      seat=seat_text(mover, viewer, say)), style="bold")
         if obs.get("extra_turn"):
-            text.append("\nAXIO! extra turn with a tile from the general supply",
+            text.append("\n" + say(N_("AXIO! extra turn with a tile from the general supply")),
                         style="bold yellow")
     elif len(obs.get("display", [])) < len(START_CELLS):
-        text.append(f"{CHANCE_LABEL}: laying out the start square "
-                    f"({len(obs.get('display', []))} of {len(START_CELLS)} tiles)",
-                    style="italic")
+        text.append(say(N_("tiles: laying out the start square ({n} of {total} tiles)"),
+                        n=len(obs.get("display", [])), total=len(START_CELLS)), style="italic")
     else:
-        text.append(f"{CHANCE_LABEL}: a tile is drawn for {seat_text(turn_of, viewer)}",
-                    style="italic")
+        text.append(say(N_("tiles: a tile is drawn for {seat}"),
+                        seat=seat_text(turn_of, viewer, say)), style="italic")
     pending = int(obs.get("extra_turns_pending", 0))
     if pending:
-        text.append(f"\n{seat_text(turn_of, viewer)}: {plural(pending, 'extra turn')} pending "
-                    "(before the draw from the own stack)", style="yellow")
+        text.append("\n" + say.n(N_n("{seat}: {n} extra turn pending (before the draw from the "
+                                     "own stack)",
+                                     "{seat}: {n} extra turns pending (before the draw from the "
+                                     "own stack)"),
+                                 pending, seat=seat_text(turn_of, viewer, say)), style="yellow")
     return text
 
 
-def result_text(obs: dict[str, Any], viewer: int | None) -> Text:
+def result_text(obs: dict[str, Any], viewer: int | None, say: Say) -> Text:
     """'Game over: seat 1 wins with 3 in the lowest colour' (ties: see the score boards)."""
     scores = obs.get("scores", [])
     returns = obs.get("returns") or []
     lows = [min(int(board.get(c, 0)) for c in COLOURS) for board in scores]
-    text = Text("Game over: ", style="bold")
-    if len(scores) == 1:
-        text.append(f"solo game, {seat_text(0, viewer)} ends with {lows[0]} in the lowest "
-                    "colour", style="bold green")
-        return text
     best = max(returns) if returns else 0
     won = [s for s, r in enumerate(returns) if r == best and r > 0]
-    if len(won) == 1:
-        text.append(f"{seat_text(won[0], viewer)} wins with {lows[won[0]]} in the lowest colour",
-                    style="bold green")
+    if len(scores) == 1:
+        result = Text(say(N_("solo game, {seat} ends with {low} in the lowest colour"),
+                          seat=seat_text(0, viewer, say), low=lows[0]), style="bold green")
+    elif len(won) == 1:
+        result = Text(say(N_("{seat} wins with {low} in the lowest colour"),
+                          seat=seat_text(won[0], viewer, say), low=lows[won[0]]),
+                      style="bold green")
     elif won:
-        text.append("shared victory of " + " and ".join(seat_text(s, viewer) for s in won),
-                    style="bold green")
-        text.append(" (equal in all five colours)")
+        result = Text(say(N_("shared victory of {names}"),
+                          names=joined(say, [seat_text(s, viewer, say) for s in won])),
+                      style="bold green")
+        result.append(" " + say(N_("(equal in all five colours)")), style="bold")
     else:
-        text.append("nobody wins", style="bold")
-    return text
+        result = Text(say(N_("nobody wins")), style="bold")
+    return say.text(N_("Game over: {result}"), "bold", result=result)
 
 
-def counts_text(obs: dict[str, Any]) -> Text:
+def counts_text(obs: dict[str, Any], say: Say) -> Text:
     tiles = display_cells(obs)
-    text = Text("x grows East (right), y grows North (up)\n", style="dim")
-    text.append(f"general supply: {plural(int(obs.get('supply', 0)), 'tile')} face down",
-                style="bold")
-    text.append(f" · display: {plural(len(tiles), 'tile')}")
+    supply = Text(say.n(N_n("general supply: {n} tile face down",
+                            "general supply: {n} tiles face down"), int(obs.get("supply", 0))),
+                  style="bold")
+    display = Text(say.n(N_n("display: {n} tile", "display: {n} tiles"), len(tiles)))
     free = free_cells(tiles)
     if free:
-        text.append(f", {plural(len(free), 'free cell')} {FREE_MARK}")
+        display.append(", " + say.n(N_n("{n} free cell", "{n} free cells"), len(free))
+                       + f" {FREE_MARK}")
+    text = Text(say(N_("x grows East (right), y grows North (up)")) + "\n", style="dim")
+    text.append_text(flow([supply, display], WIDTH, " · "))
     return text
 
 
-def legend() -> Text:
-    text = Text()
-    for colour in COLOURS:
-        text.append_text(letter(colour))
-        text.append(f" {colour}  ", style="dim")
-    text.append(f"{EMPTY_MARK} empty  {FREE_MARK} free cell  [n] lowest", style="dim")
-    return text
+def legend(say: Say) -> Text:
+    """What the letters and marks mean, on one line in English (two where words are longer)."""
+    entries = [Text.assemble(letter(colour, say), (" " + colour_name(colour, say), "dim"))
+               for colour in COLOURS]
+    words = ((EMPTY_MARK, N_("empty")), (FREE_MARK, N_("free cell")), ("[n]", N_("lowest")))
+    entries += [Text(mark + " " + say.word(word), style="dim") for mark, word in words]
+    return flow(entries, WIDTH, style="dim")
 
 
-def render(obs: dict[str, Any], viewer: int | None = None) -> RenderableType:
+def render(obs: dict[str, Any], viewer: int | None = None,
+           lang: str = DEFAULT_LANGUAGE) -> RenderableType:
     """The whole table as one panel: the display, the hand, the score boards and the turn."""
-    grid, notes = display_grid(obs)
+    say = Say(lang)
+    grid, notes = display_grid(obs, say)
     parts: list[RenderableType] = [grid]
     parts += [Text(note, style="dim italic") for note in notes]
-    parts.append(counts_text(obs))
-    hand = hand_block(obs, viewer)
+    parts.append(counts_text(obs, say))
+    hand = hand_block(obs, viewer, say)
     if hand is not None:
         parts += [Text(""), hand]
-    parts += [Text(""), score_table(obs, viewer), turn_text(obs, viewer), legend()]
+    parts += [Text(""), score_table(obs, viewer, say), turn_text(obs, viewer, say), legend(say)]
     n = len(obs.get("scores", []))
-    players = "1 player (solo)" if n == 1 else f"{n} players"
-    title = f"Axio · {players}" + (" · game over" if obs.get("terminal") else "")
+    players = say(N_("1 player (solo)")) if n == 1 else say.n(N_n("{n} player", "{n} players"),
+                                                               n)
+    title = "Axio · " + players + (" · " + say(N_("game over")) if obs.get("terminal") else "")
     return Panel(Group(*parts), title=title, title_align="left", expand=False)

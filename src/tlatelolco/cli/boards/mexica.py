@@ -22,11 +22,15 @@ from typing import Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-CHANCE_LABEL = "calpulli draw"
+from tlatelolco.cli.boards.common import Say, flow
+from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, N_n
+
+CHANCE_LABEL = N_("calpulli draw")
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVW"
 WIDTH, HEIGHT = 23, 16
 CELL = 3  # characters a square
@@ -57,10 +61,10 @@ MOVER = "▶"
 LAKE, CANAL, LAND, DISTRICT = " ~ ", "≈≈≈", " · ", " ░ "
 BRIDGES = {"W-E": "═", "N-S": "║"}
 PHASES = {
-    "drawing calpulli tiles": "set-up: drawing the part-1 calpulli tiles",
-    "placing the Mexica": "set-up: each seat places its Mexica on a starting square",
-    "playing": "playing",
-    "over": "game over",
+    "drawing calpulli tiles": N_("set-up: drawing the part-1 calpulli tiles"),
+    "placing the Mexica": N_("set-up: each seat places its Mexica on a starting square"),
+    "playing": N_("playing"),
+    "over": N_("game over"),
 }
 
 Square = tuple[int, int]  # (row, column), both from 0
@@ -85,15 +89,29 @@ def chip_style(seat: int) -> str:
     return CHIP_STYLES[seat] if 0 <= seat < len(CHIP_STYLES) else "reverse"
 
 
-def seat_text(seat: int, viewer: int | None) -> Text:
+def seat_text(seat: int, viewer: int | None, say: Say) -> Text:
     """'seat 0 (you) R' with the letter in the seat's colour."""
-    text = Text(f"seat {seat}" + (" (you)" if seat == viewer else "") + " ")
+    text = Text(say(N_("seat {seat} (you)") if seat == viewer else N_("seat {seat}"), seat=seat)
+                + " ")
     text.append(seat_letter(seat), style=seat_style(seat))
     return text
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def joined_text(say: Say, items: list[Text], style: str = "") -> Text:
+    """'A and B and C' of styled pieces, in the reader's language."""
+    text = items[0] if items else Text()
+    for item in items[1:]:
+        text = say.text(N_("{a} and {b}"), style, a=text, b=item)
+    return text
+
+
+def labelled(line: str) -> Text:
+    """'districts: none yet' with its label, up to the first colon, in bold."""
+    text = Text(line)
+    head, colon, _ = line.partition(":")
+    if colon:
+        text.stylize("bold", 0, len(head) + 1)
+    return text
 
 
 def sizes_text(sizes: Iterable[int], highlight: set[int] | frozenset[int] = frozenset()) -> Text:
@@ -234,104 +252,97 @@ def island(obs: dict[str, Any]) -> Text:
     return grid
 
 
-def legend() -> Text:
-    """What the glyphs mean, in three lines that fit under the map."""
-    lines = (
-        (("~", LAKE_STYLE, "lake"), ("≈", CANAL_STYLE, "canal"),
-         ("═ ║", BRIDGE_STYLE, "bridge W-E, N-S"), ("R3", chip_style(0), "building, levels"),
-         ("(R)", seat_style(0), "Mexica")),
-        (("#8", TILE_STYLE, "calpulli tile"), ("S", START_STYLE, "starting square"),
-         ("X", ARMS_STYLE, "coat of arms"), ("░", "dim", "founded district")),
-        (("12", SIZE_STYLE, "size of an unfounded area ("),
-         ("12", MATCH_STYLE, "green: equal to an available tile)")),
-    )
-    text = Text()
-    for n, line in enumerate(lines):
-        if n:
-            text.append("\n")
-        for i, (glyph, style, words) in enumerate(line):
-            if i and not text.plain.endswith("("):
-                text.append("  ")
-            text.append(glyph, style=style)
-            text.append(f" {words}", style="dim")
-    return text
+def legend(say: Say) -> Text:
+    """What the glyphs mean, in as many lines of the map's width as the words need (three in
+    English): a line breaks between entries, never inside one, and the area sizes come last on
+    a line of their own."""
+    entries = [
+        Text.assemble(glyph, (" " + say.word(words), "dim")) for glyph, words in (
+            (("~", LAKE_STYLE), N_("lake")), (("≈", CANAL_STYLE), N_("canal")),
+            (("═ ║", BRIDGE_STYLE), N_("bridge W-E, N-S")),
+            (("R3", chip_style(0)), N_("building, levels")), (("(R)", seat_style(0)), N_("Mexica")),
+            (("#8", TILE_STYLE), N_("calpulli tile")), (("S", START_STYLE), N_("starting square")),
+            (("X", ARMS_STYLE), N_("coat of arms")), (("░", "dim"), N_("founded district")))]
+    sizes = Text.assemble(
+        ("12", SIZE_STYLE), (" " + say(N_("size of an unfounded area")) + " (", "dim"),
+        ("12", MATCH_STYLE), (" " + say(N_("green: equal to an available tile")) + ")", "dim"))
+    return Text("\n").join([flow(entries, LABEL + 1 + CELL * WIDTH), sizes])
 
 
 # --- the panel ----------------------------------------------------------------------------------
 
-def turn_text(obs: dict[str, Any], viewer: int | None) -> Text:
+def turn_text(obs: dict[str, Any], viewer: int | None, say: Say) -> Text:
     """Whose turn, the phase, and the turn's AP and tokens."""
     if obs.get("terminal"):
-        return result_text(obs, viewer)
+        return result_text(obs, viewer, say)
     phase = str(obs.get("phase", ""))
     mover = int(obs.get("to_move", -1))
-    text = Text()
     if phase == "drawing calpulli tiles":
         drawn = len((obs.get("tiles") or {}).get("available", []))
-        text.append(f"{CHANCE_LABEL}: the part-1 tiles are drawn ({drawn} of {PART_ONE_TILES})",
-                    style="italic")
-        return text
+        return Text(say(N_("calpulli draw: the part-1 tiles are drawn ({drawn} of {total})"),
+                        drawn=drawn, total=PART_ONE_TILES), style="italic")
+    text = Text()
+    name = Text()
     if mover >= 0:
         text.append(f"{MOVER} ", style="bold")
-        text.append_text(seat_text(mover, viewer))
-        text.stylize("bold")
+        name = seat_text(mover, viewer, say)
+        name.stylize("bold")
     if phase == "placing the Mexica":
-        text.append(" places the Mexica on a starting square")
+        text.append_text(say.text(N_("{name} places the Mexica on a starting square"),
+                                  name=name))
         return text
-    text.append(" to move")
+    text.append_text(say.text(N_("{seat} to move"), seat=name))
     ap = int(obs.get("ap", 0))
     tokens = obs.get("tokens") or []
     held = int(tokens[mover]) if 0 <= mover < len(tokens) else 0
-    text.append("\nAP left: ")
-    text.append(str(ap), style="bold yellow")
-    text.append(f" of {AP_PER_TURN}")
+    text.append("\n")
+    text.append_text(say.text(N_("AP left: {ap} of {most}"),
+                              ap=Text(str(ap), style="bold yellow"), most=str(AP_PER_TURN)))
     if held:
-        text.append(f" (+{plural(held, 'token')} held)")
-    text.append(f"\naction tokens taken this turn: {obs.get('tokens_taken', 0)} of "
-                f"{TOKENS_PER_TURN}")
+        text.append(" " + say.n(N_n("(+{n} token held)", "(+{n} tokens held)"), held))
+    text.append("\n" + say(N_("action tokens taken this turn: {taken} of {most}"),
+                           taken=obs.get("tokens_taken", 0), most=TOKENS_PER_TURN))
     if obs.get("first_turn"):
-        text.append("\nfirst turn: may not block a rival Mexica", style="yellow")
+        text.append("\n" + say(N_("first turn: may not block a rival Mexica")), style="yellow")
     return text
 
 
-def result_text(obs: dict[str, Any], viewer: int | None) -> Text:
+def result_text(obs: dict[str, Any], viewer: int | None, say: Say) -> Text:
     """'Game over: seat 2 (you) R wins with 45 points'."""
     returns = obs.get("returns") or []
     scores = obs.get("scores") or []
-    text = Text("Game over: ", style="bold")
     best = max(returns) if returns else 0
     won = [s for s, r in enumerate(returns) if r == best and r > 0]
     if len(won) == 1:
-        text.append_text(seat_text(won[0], viewer))
         points = scores[won[0]] if won[0] < len(scores) else "?"
-        text.append(f" wins with {points} points", style="bold green")
+        result = say.text(N_("{seat} wins with {points} points"), "bold green",
+                          seat=seat_text(won[0], viewer, say), points=str(points))
     elif won:
-        text.append("shared victory of ", style="bold green")
-        for i, seat in enumerate(won):
-            if i:
-                text.append(" and ", style="bold green")
-            text.append_text(seat_text(seat, viewer))
+        names = joined_text(say, [seat_text(seat, viewer, say) for seat in won], "bold green")
+        result = say.text(N_("shared victory of {names}"), "bold green", names=names)
     else:
-        text.append("nobody wins")
+        result = Text(say(N_("nobody wins")))
+    text = say.text(N_("Game over: {result}"), "bold", result=result)
     tops = [scores[s] for s in range(len(scores))]
     if len(won) == 1 and tops.count(scores[won[0]]) > 1:
-        text.append(" (most action tokens on a tie)")
+        text.append(" " + say(N_("(most action tokens on a tie)")))
     return text
 
 
-def seats_table(obs: dict[str, Any], viewer: int | None, narrow: bool = False) -> Table:
+def seats_table(obs: dict[str, Any], viewer: int | None, say: Say,
+                narrow: bool = False) -> Table:
     """Each seat: where its Mexica stands, score, action tokens held, buildings left by levels
     1/2/3/4 and, at the end, the result. `narrow`: the table must fit in INFO_WIDTH."""
     terminal = bool(obs.get("terminal"))
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, header_style="bold",
                   padding=0 if narrow and terminal else (0, 1, 0, 0), pad_edge=False)
-    table.add_column("seat", no_wrap=True)
-    table.add_column("Mexica", no_wrap=True)
-    table.add_column("pts", justify="right", no_wrap=True)
-    table.add_column("tok", justify="right", no_wrap=True)
-    table.add_column("left", no_wrap=True)
+    table.add_column(say(N_("seat")), no_wrap=True)
+    table.add_column(say(N_("Mexica")), no_wrap=True)
+    table.add_column(say(N_("pts")), justify="right", no_wrap=True)
+    table.add_column(say(N_("tok")), justify="right", no_wrap=True)
+    table.add_column(say(N_("left")), no_wrap=True)
     if terminal:
-        table.add_column("result", no_wrap=True)
+        table.add_column(say(N_("result")), no_wrap=True)
     mover = int(obs.get("to_move", -1))
     scores = obs.get("scores") or []
     tokens = obs.get("tokens") or []
@@ -344,7 +355,7 @@ def seats_table(obs: dict[str, Any], viewer: int | None, narrow: bool = False) -
         name.append(seat_letter(seat), style=chip_style(seat))
         name.append(f" {seat}", style="bold" if seat == mover else "")
         if seat == viewer:
-            name.append(" you", style="bold")
+            name.append(" " + say(N_("you")), style="bold")
         where = Text(square or "—", style="" if square else "dim")
         if square and parse(square) in starts:
             where.append(" S", style=START_STYLE)
@@ -353,76 +364,85 @@ def seats_table(obs: dict[str, Any], viewer: int | None, narrow: bool = False) -
         row.append(str(tokens[seat]) if seat < len(tokens) else "?")
         row.append(counts(left[seat]) if seat < len(left) else "?")
         if terminal:
-            row.append(short_result(returns[seat]) if seat < len(returns) else "")
+            row.append(short_result(returns[seat], say) if seat < len(returns) else "")
         table.add_row(*row)
     return table
 
 
-def short_result(share: float) -> Text:
+def short_result(share: float, say: Say) -> Text:
     """won, shared or lost (the line above the table names the shares)."""
     if share >= 1.0:
-        return Text("won", style="bold green")
+        return Text(say(N_("won")), style="bold green")
     if share > 0.0:
-        return Text("shared", style="bold green")
-    return Text("lost", style="dim")
+        return Text(say(N_("shared")), style="bold green")
+    return Text(say(N_("lost")), style="dim")
 
 
-def seats_note(obs: dict[str, Any]) -> Text:
+def seats_note(obs: dict[str, Any], say: Say) -> Text:
     """The table's abbreviations (S only when some Mexica stands on a starting square) and, in
     part 1, the buildings each seat gets for part 2."""
-    text = Text("tok: action tokens held\nleft: buildings by levels 1/2/3/4", style="dim")
+    text = Text(say(N_("tok")) + ": " + say(N_("action tokens held")) + "\n" + say(N_("left"))
+                + ": " + say(N_("buildings by levels 1/2/3/4")), style="dim")
     reserve = obs.get("buildings_part_two") or []
     if obs.get("part", 1) == 1 and any(any(r) for r in reserve):
         if all(r == reserve[0] for r in reserve):
-            text.append(f"\npart 2 adds {counts(reserve[0])} to each seat", style="dim")
+            text.append("\n" + say(N_("part 2 adds {counts} to each seat"),
+                                   counts=counts(reserve[0])), style="dim")
         else:
-            text.append("\npart 2 adds " + ", ".join(
-                f"{seat_letter(seat)} {counts(r)}" for seat, r in enumerate(reserve)),
+            text.append("\n" + say(N_("part 2 adds {counts}"), counts=", ".join(
+                f"{seat_letter(seat)} {counts(r)}" for seat, r in enumerate(reserve))),
                 style="dim")
     starts = {f"{COLUMNS[c]}{r + 1}" for r, line in enumerate(obs.get("terrain") or [])
               for c, t in enumerate(line) if t == "S"}
     if starts.intersection(s for s in obs.get("mexica", []) if s):
-        text.append(f"\nS: on a starting square, +{START_BONUS} at a scoring", style="dim")
+        text.append("\n" + say(N_("S: on a starting square, +{n} at a scoring"), n=START_BONUS),
+                    style="dim")
     return text
 
 
-def supply_text(obs: dict[str, Any]) -> Text:
+def supply_text(obs: dict[str, Any], say: Say) -> Text:
     supply = obs.get("supply") or {}
-    text = Text("supply: ", style="bold")
-    text.append(f"{plural(int(supply.get('bridges', 0)), 'bridge')} · "
-                f"{plural(int(supply.get('action_tokens', 0)), 'action token')}")
-    text.append(f"\ncanals: {supply.get('single_canals', 0)} single, "
-                f"{supply.get('double_canals', 0)} double")
+    text = Text(say(N_("supply")) + ": ", style="bold")
+    text.append(say.n(N_n("{n} bridge", "{n} bridges"), int(supply.get("bridges", 0))) + " · "
+                + say.n(N_n("{n} action token", "{n} action tokens"),
+                        int(supply.get("action_tokens", 0))))
+    text.append("\n" + say(N_("canals: {single} single, {double} double"),
+                           single=supply.get("single_canals", 0),
+                           double=supply.get("double_canals", 0)))
     return text
 
 
-def tiles_text(obs: dict[str, Any], pieces: Pieces) -> Text:
+def tiles_text(obs: dict[str, Any], pieces: Pieces, say: Say) -> Text:
     """The calpulli tiles (this part's, part 2's face down, removed), districts and areas."""
     tiles = obs.get("tiles") or {}
     part = int(obs.get("part", 1))
     drawing = obs.get("phase") == "drawing calpulli tiles"
     unfounded = [a["size"] for i, a in enumerate(pieces.areas) if i not in pieces.founded]
     available = tiles.get("available", [])
-    text = Text("calpulli tiles", style="bold")
-    text.append(", drawn: " if drawing else f", part {part}: ")
+    text = Text(say(N_("calpulli tiles")), style="bold")
+    text.append(", " + (say(N_("drawn")) if drawing else say(N_("part {part}"), part=part))
+                + ": ")
     text.append_text(sizes_text(available, set(unfounded)))
     if part == 1:
-        text.append("\n" + ("not drawn yet: " if drawing else "part 2 (face down): "))
+        text.append("\n" + (say(N_("not drawn yet")) if drawing
+                            else say(N_("part 2 (face down)"))) + ": ")
         text.append_text(sizes_text(tiles.get("face_down", [])))
-    text.append("\nremoved: ")
+    text.append("\n" + say(N_("removed")) + ": ")
     text.append_text(sizes_text(tiles.get("removed", [])))
-    text.append("\ndistricts: ", style="bold")
+    text.append("\n")
     districts = sorted((size, f"{COLUMNS[c]}{r + 1}") for (r, c), size in pieces.tiles.items())
     if districts:
-        text.append(", ".join(f"{size} at {square}" for size, square in districts))
+        text.append(say(N_("districts")) + ": ", style="bold")
+        text.append(", ".join(say(N_("{size} at {square}"), size=size, square=square)
+                              for size, square in districts))
     else:
-        text.append("none yet", style="dim")
-    text.append("\nunfounded areas: ", style="bold")
+        text.append_text(labelled(say(N_("districts: none yet"))))
+    text.append("\n" + say(N_("unfounded areas")) + ": ", style="bold")
     text.append_text(sizes_text(unfounded, set(available)))
     return text
 
 
-def scorings_text(obs: dict[str, Any]) -> Text | None:
+def scorings_text(obs: dict[str, Any], say: Say) -> Text | None:
     scorings = obs.get("scorings") or []
     if not scorings:
         return None
@@ -430,7 +450,8 @@ def scorings_text(obs: dict[str, Any]) -> Text | None:
     for i, points in enumerate(scorings):
         if i:
             text.append("\n")
-        text.append(("first" if i == 0 else "second") + " scoring: ", style="bold")
+        text.append(say(N_("first scoring:") if i == 0 else N_("second scoring:")) + " ",
+                    style="bold")
         for seat, won in enumerate(points):
             if seat:
                 text.append(" · ")
@@ -439,52 +460,66 @@ def scorings_text(obs: dict[str, Any]) -> Text | None:
     return text
 
 
-def info(obs: dict[str, Any], viewer: int | None, narrow: bool = False) -> Group:
+def info(obs: dict[str, Any], viewer: int | None, say: Say, narrow: bool = False) -> Group:
     """Everything but the map: turn, seats, supplies, tiles, areas, scorings."""
     pieces = Pieces(obs)
-    parts: list[RenderableType] = [turn_text(obs, viewer), Text(""),
-                                   seats_table(obs, viewer, narrow),
-                                   seats_note(obs), Text(""), supply_text(obs),
-                                   tiles_text(obs, pieces)]
-    scored = scorings_text(obs)
+    parts: list[RenderableType] = [turn_text(obs, viewer, say), Text(""),
+                                   seats_table(obs, viewer, say, narrow),
+                                   seats_note(obs, say), Text(""), supply_text(obs, say),
+                                   tiles_text(obs, pieces, say)]
+    scored = scorings_text(obs, say)
     if scored is not None:
         parts.append(scored)
     return Group(*parts)
 
 
-def title(obs: dict[str, Any]) -> str:
+def title(obs: dict[str, Any], say: Say) -> str:
     n = len(obs.get("mexica", []))
-    where = f"part {obs.get('part', 1)}, round {obs.get('round', 1)}"
+    where = say(N_("part {part}, round {round}"), part=obs.get("part", 1),
+                round=obs.get("round", 1))
     if obs.get("terminal"):
-        where = "game over"
+        where = say(N_("game over"))
     elif obs.get("phase") != "playing":
-        where = "set-up"
-    return f"Mexica · {n} players · {where}"
+        where = say(N_("set-up"))
+    return " · ".join(("Mexica", say.n(N_n("{n} player", "{n} players"), n), where))
 
 
 class Board:
     """The whole table as one panel: the map with the panel beside it when the console is at
     least SIDE_BY_SIDE columns wide, under it otherwise."""
 
-    def __init__(self, obs: dict[str, Any], viewer: int | None) -> None:
+    def __init__(self, obs: dict[str, Any], viewer: int | None,
+                 lang: str = DEFAULT_LANGUAGE) -> None:
         self.obs = obs
         self.viewer = viewer
+        self.say = Say(lang)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        left = Group(island(self.obs), legend())
+        left = Group(island(self.obs), legend(self.say))
         wide = options.max_width >= SIDE_BY_SIDE
-        right = info(self.obs, self.viewer, narrow=wide)
+        right = info(self.obs, self.viewer, self.say, narrow=wide)
         body: RenderableType
         if wide:
             grid = Table.grid(padding=(0, 2))
             grid.add_column(width=LABEL + 1 + CELL * WIDTH)
-            grid.add_column(width=INFO_WIDTH)
+            grid.add_column(width=self.info_width(console, options))
             grid.add_row(left, right)
             body = grid
         else:
             body = Group(left, Text(""), right)
-        yield Panel(body, title=title(self.obs), title_align="left", expand=False)
+        yield Panel(body, title=title(self.obs, self.say), title_align="left", expand=False)
+
+    def info_width(self, console: Console, options: ConsoleOptions) -> int:
+        """INFO_WIDTH, or more where the console has room for a seats table that a translation
+        made wider than that."""
+        table = seats_table(self.obs, self.viewer, self.say, narrow=True)
+        needed = Measurement.get(console, options, table).maximum
+        if needed <= INFO_WIDTH:
+            return INFO_WIDTH
+        room = options.max_width - (LABEL + 1 + CELL * WIDTH) - 2 - 4  # gap, panel's edges
+        return max(INFO_WIDTH, min(needed, room))
 
 
-def render(obs: dict[str, Any], viewer: int | None = None) -> RenderableType:
-    return Board(obs, viewer)
+def render(obs: dict[str, Any], viewer: int | None = None,
+           lang: str = DEFAULT_LANGUAGE) -> RenderableType:
+    return Board(obs, viewer, lang)
