@@ -184,3 +184,30 @@ def test_an_unknown_language_is_refused(command: list[str]) -> None:
     assert isinstance(result.exception, SystemExit)
     lines = result.output.strip().splitlines()
     assert lines == ["error: --lang: no language 'fr'; the languages are en, es"]
+
+
+def test_an_illegal_move_is_refused_with_the_rules_reason_in_spanish(tmp_path: Path) -> None:
+    """GB-4: selling waits for round 2; the reason comes from the rules, in the player's
+    language, and the moves stay in notation."""
+    record = tmp_path / "r.json"
+    result = invoke("play", "grand_bazaar", "-n", "2", "--seed", "4", "--record", str(record),
+                    "--lang", "es", input="sell ruby\nsalir\n")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert ("'sell ruby' no es válida ahora: solo se puede vender a partir de la ronda 2. "
+            "Válidas ahora: buy sapphire, buy ruby, buy emerald") in flat
+    english = invoke("play", "grand_bazaar", "-n", "2", "--seed", "4", "--record",
+                     str(record), "--lang", "en", input="sell ruby\nquit\n")
+    assert "'sell ruby' is not legal now: selling is allowed from round 2 on" in \
+        " ".join(english.output.split())
+
+
+def test_replay_tells_the_moves_in_spanish(tmp_path: Path) -> None:
+    record = tmp_path / "r.json"
+    invoke("play", "grand_bazaar", "-n", "2", "--seed", "4", "--record", str(record),
+           "--lang", "es", input="buy ruby\nend\nsalir\n")
+    shown = " ".join(invoke("replay", str(record), "--all", "--lang", "es").output.split())
+    assert "asiento 0 (human): buy ruby · asiento 0 (human) compró un rubí por" in shown
+    assert "Partida sin terminar: se detuvo tras" in shown
+    refused = invoke("replay", str(record), "--lang", "fr")
+    assert refused.exit_code == 2 and "the languages are en, es" in refused.output

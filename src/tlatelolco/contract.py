@@ -39,9 +39,10 @@ def shown(value: Any) -> str:
 class IllegalActionError(ValueError):
     """An action that may not be applied now; the state it was offered to is unchanged."""
 
-    def __init__(self, message: str, action: Any = None) -> None:
+    def __init__(self, message: str, action: Any = None, reason: str | None = None) -> None:
         super().__init__(message)
         self.action = action
+        self.reason = reason  # the rules' own words, when they said why (may be an i18n.Reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,7 +370,7 @@ class State:
         """Apply `action`, or raise `IllegalActionError` saying why, leaving the state as it was."""
         reason = self.illegal_reason(action) if type(action) is int else "it is not an integer"
         if reason is not None:
-            raise IllegalActionError(self._illegal_message(action, reason), action)
+            raise IllegalActionError(self._illegal_message(action, reason), action, reason)
         self._apply(action)
         self._history.append(action)
 
@@ -411,7 +412,8 @@ class State:
             if reason is None:
                 return action
             raise IllegalActionError(
-                f"'{text}' is not legal now: {reason}. Legal now: {self._legal_text()}", action)
+                f"'{text}' is not legal now: {reason}. Legal now: {self._legal_text()}", action,
+                reason)
         raise IllegalActionError(
             f"'{text}' is not a move of {self._game.info.title}. Legal now: {self._legal_text()}")
 

@@ -13,8 +13,8 @@ from tlatelolco.bots.base import Bot
 from tlatelolco.cli.boards import render_board
 from tlatelolco.cli.boards.common import Say
 from tlatelolco.cli.common import missing_rules_message, rules_page
-from tlatelolco.contract import Game, State
-from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, gettext
+from tlatelolco.contract import MAX_ACTION_TEXT, Game, IllegalActionError, State
+from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, gettext, in_words
 from tlatelolco.match import TakeBack
 
 Reader = Callable[[str], str]
@@ -121,7 +121,16 @@ class HumanSeat(Bot):
             return None
         try:
             return state.string_to_action(text)
-        except ValueError as err:  # IllegalActionError says what is wrong and what is legal
+        except IllegalActionError as err:  # says what is wrong and what is legal
+            if self.lang == DEFAULT_LANGUAGE or err.reason is None:
+                self.error(str(err))
+            else:  # the rules' reason in the player's language; the moves are notation
+                self.error(self.say(N_("'{move}' is not legal now: {reason}. Legal now: "
+                                       "{legal}"), move=text[:MAX_ACTION_TEXT],
+                                    reason=in_words(err.reason, self.lang),
+                                    legal=", ".join(state.legal_action_strings()[:24])))
+            return None
+        except ValueError as err:
             self.error(str(err))
             return None
 
