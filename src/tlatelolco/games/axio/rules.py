@@ -21,6 +21,7 @@ from tlatelolco.games.axio.table import (
     place_action,
 )
 from tlatelolco.games.axio.tiles import EMPTY, NUM_COLOURS, NUM_TILES, Tile, empty_corner, turned
+from tlatelolco.i18n import N_, Reason, reason
 
 STACK = 12
 TRACK_TOP = 12
@@ -129,17 +130,24 @@ def put_on_display(t: Table, cell: tuple[int, int], tile: int, rotation: int) ->
             t.frontier.add(n)
 
 
-def why_cannot_place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, name: int) -> str | None:
-    """AX-3 step 1: a free cell edge-adjacent to the display; an empty corner needs a colour."""
+def why_cannot_place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, name: int
+                     ) -> Reason | None:
+    """AX-3 step 1: a free cell edge-adjacent to the display; an empty corner needs a colour.
+
+    The reason is English text and a message the web page shows in the reader's language; the
+    cell and the notation stay as they are typed.
+    """
+    cell = f"({x},{y})"
     if (x, y) in t.cells:
-        return f"({x},{y}) already holds a tile"
+        return reason(N_("{cell} already holds a tile"), cell=cell)
     if (x, y) not in t.frontier:
-        return f"({x},{y}) does not touch the display along an edge"
+        return reason(N_("{cell} does not touch the display along an edge"), cell=cell)
     has_empty = EMPTY in tiles[t.hands[t.player]]
     if has_empty and name == 0:
-        return "your tile has an empty corner: name a colour for it (empty=<colour>)"
+        return reason(N_("your tile has an empty corner: name a colour for it ({notation})"),
+                      notation="empty=<colour>")
     if not has_empty and name:
-        return "your tile has no empty corner to name a colour for"
+        return reason(N_("your tile has no empty corner to name a colour for"))
     return None
 
 

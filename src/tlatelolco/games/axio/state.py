@@ -23,7 +23,7 @@ from tlatelolco.games.axio.table import (
     place_action,
 )
 from tlatelolco.games.axio.tiles import COLOURS, EMPTY, Tile, tile_text, turned
-from tlatelolco.i18n import Message
+from tlatelolco.i18n import N_, Message, Reason, reason
 
 # The notation arrives normalised (lower case, single spaces), so a space is ` ?`, and every
 # repeat is bounded: a pattern matches at most a few dozen characters, so it gives up on any
@@ -84,32 +84,31 @@ class AxioState(State):
             return []
         return [a for a, _ in self.chance_outcomes()]
 
-    def illegal_reason(self, action: int) -> str | None:
+    def illegal_reason(self, action: int) -> Reason | None:
         t = self._t
         if not 0 <= action < NUM_ACTIONS:
-            return f"actions are numbered 0 to {NUM_ACTIONS - 1}"
+            return reason(N_("actions are numbered 0 to {last}"), last=NUM_ACTIONS - 1)
         if t.phase == OVER:
-            return "the game is over"
+            return reason(N_("the game is over"))
         if t.phase != PLACING:
             return self._impossible_outcome(action)
         if action >= DRAW:
-            return "a tile must be placed now"
+            return reason(N_("a tile must be placed now"))
         x, y, _, name = decode_place(action)
         return rules.why_cannot_place(t, self._tiles, x, y, name)
 
-    def _impossible_outcome(self, action: int) -> str | None:
+    def _impossible_outcome(self, action: int) -> Reason | None:
+        """A chance action is legal only as a tile (and turn) that the draw can still give."""
         t = self._t
         if t.phase == START_SQUARE:
             if action < START:
-                return "the start square is being laid out"
+                return reason(N_("the start square is being laid out"))
             tile, rotation = divmod(action - START, 4)
             forced = rules.start_rotation(self._tiles[tile], len(t.cells))
-            if tile not in t.pool or forced not in (None, rotation):
-                return "that is not a possible outcome of this draw"
-            return None
-        if not DRAW <= action < START or action - DRAW not in t.pool:
-            return "that is not a possible outcome of this draw"
-        return None
+            possible = tile in t.pool and forced in (None, rotation)
+        else:
+            possible = DRAW <= action < START and action - DRAW in t.pool
+        return None if possible else reason(N_("that is not a possible outcome of this draw"))
 
     def _apply(self, action: int) -> None:
         t = self._t

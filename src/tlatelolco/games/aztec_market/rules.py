@@ -1,7 +1,8 @@
 """The rules of Aztec Market, one function per rule, over the plain data of `Market`.
 
 Rule ids (AM-1 ... AM-9) refer to the project's rules digest. `why_cannot_*` functions return the
-reason a move is illegal, or None when it is legal.
+reason a move is illegal, or None when it is legal: an English `Reason` that the web page can
+also show in Spanish (`tlatelolco.i18n`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from tlatelolco.games.aztec_market.components import (
     BUYER_NAMES,
     BUYERS_PER_PLAYER,
     COINS,
-    COLOURS,
     CROWD,
     ERRAND_BOY,
     GOODS_PER_COLOUR,
@@ -45,9 +45,12 @@ from tlatelolco.games.aztec_market.reach import (
     line_text,
     paid_moves_needed,
 )
+from tlatelolco.i18n import N_, Message, Reason, Term, reason
 
 RESTOCK_DRAWS = 4
 PASS_MARKET_MOVES = 2
+# The colours as reasons name them ("the red vendor", "red goods"), by components.COLOURS.
+COLOUR_WORDS = (N_("black"), N_("blue"), N_("red"), N_("green"))
 
 # --- set-up (AM-3) -----------------------------------------------------------------------------
 
@@ -87,12 +90,12 @@ def tiles_left(m: Market) -> list[int]:
     return left
 
 
-def why_cannot_place(m: Market, kind: int, square: int) -> str | None:
+def why_cannot_place(m: Market, kind: int, square: int) -> Reason | None:
     """AM-3: place any tile not yet placed on any empty square."""
     if m.layout[square] != HOLE:
-        return "that square is already taken"
+        return reason(N_("that square is already taken"))
     if tiles_left(m)[kind] == 0:
-        return "every tile of that kind is already on the market"
+        return reason(N_("every tile of that kind is already on the market"))
     return None
 
 
@@ -145,9 +148,10 @@ def take_coin(m: Market, index: int) -> None:
     m.reserve -= 1
 
 
-def why_cannot_take_coin(m: Market, buyer: int) -> str | None:
+def why_cannot_take_coin(m: Market, buyer: int) -> Reason | None:
+    """AM-3 and AM-5 step 3: a coin goes onto a buyer without one."""
     if m.coins[m.player * BUYERS_PER_PLAYER + buyer]:
-        return "that buyer already has a coin (a buyer holds at most one)"
+        return reason(N_("that buyer already has a coin (a buyer holds at most one)"))
     return None
 
 
@@ -204,10 +208,10 @@ def begin_pass_moves(m: Market) -> None:
     m.moves_left = PASS_MARKET_MOVES
 
 
-def why_cannot_move(m: Market, square: int) -> str | None:
+def why_cannot_move(m: Market, square: int) -> Reason | None:
     """Take any market tile and put it into the hole."""
     if square == m.hole:
-        return "that square is the hole"
+        return reason(N_("that square is the hole"))
     return None
 
 
@@ -274,22 +278,48 @@ def between(m: Market, seat: int, buyer: int, colour: int) -> tuple[int, ...] | 
     return None
 
 
-def why_cannot_buy(m: Market, seat: int, buyer: int, colour: int) -> str | None:
+def why_cannot_buy(m: Market, seat: int, buyer: int, colour: int) -> Reason | None:
     """AM-6: the conditions of a purchase."""
     index = seat * BUYERS_PER_PLAYER + buyer
-    name, vendor = BUYER_NAMES[seat][buyer], f"the {COLOURS[colour]} vendor"
+    name, vendor = BUYER_NAMES[seat][buyer], vendor_words(colour)
     if not m.coins[index]:
-        return f"{name} has no coin"
+        return reason(N_("{buyer} has no coin"), buyer=name)
     if m.buyer_colour[index] not in (-1, colour):
-        return f"{name} holds {COLOURS[m.buyer_colour[index]]} goods only"
+        return reason(N_("{buyer} holds {colour} goods only"), buyer=name,
+                      colour=Term(COLOUR_WORDS[m.buyer_colour[index]]))
     if not m.vendor_goods[colour]:
-        return f"{vendor} has no goods"
+        return reason(N_("{vendor} has no goods"), vendor=vendor)
     tiles = between(m, seat, buyer, colour)
     if tiles is None:
-        return f"{vendor} is not on {name}'s line"
+        return reason(N_("{vendor} is not on {buyer}'s line"), vendor=vendor, buyer=name)
     if CROWD in tiles:
-        return f"a crowd stands between {name} and {vendor}"
+        return reason(N_("a crowd stands between {buyer} and {vendor}"), buyer=name,
+                      vendor=vendor)
     return None
+
+
+def play_purchases(m: Market) -> list[tuple[int, int]]:
+    """The (buyer, colour) purchases `why_cannot_buy` allows the player to move, found by
+    walking each line up to its first crowd: `legal_actions` is hot, and asking why for every
+    refused purchase would build a `Reason` each time."""
+    seat = m.player
+    found: list[tuple[int, int]] = []
+    for buyer, line in enumerate(LINES[seat]):
+        index = seat * BUYERS_PER_PLAYER + buyer
+        if not m.coins[index]:
+            continue
+        for square in line:
+            tile = m.layout[square]
+            if tile == CROWD:
+                break
+            if tile < NUM_COLOURS and m.vendor_goods[tile] and m.buyer_colour[index] in (-1, tile):
+                found.append((buyer, tile))
+    return found
+
+
+def vendor_words(colour: int) -> Message:
+    """The vendor of a colour as a reason names it: "the red vendor"."""
+    return N_("the {colour} vendor"), {"colour": Term(COLOUR_WORDS[colour])}
 
 
 def buy(m: Market, seat: int, buyer: int, colour: int) -> None:
@@ -344,36 +374,37 @@ def purchase_reachable(m: Market, seat: int) -> bool:
     return reachable_with(purchase_costs(m, seat, m.layout, m.last_errand, coins), coins)
 
 
-def why_cannot_play(m: Market) -> str | None:
+def why_cannot_play(m: Market) -> Reason | None:
+    """AM-6 ruling (no dead ends): PLAY only when a purchase can be reached."""
     if not purchase_reachable(m, m.player):
-        return "no purchase can be reached this turn (no dead ends)"
+        return reason(N_("no purchase can be reached this turn (no dead ends)"))
     return None
 
 
-def why_cannot_paid_move(m: Market, square: int, buyer: int) -> str | None:
+def why_cannot_paid_move(m: Market, square: int, buyer: int) -> Reason | None:
     """AM-6: one coin of a buyer pays for one market move; the errand boy moves for free."""
     seat = m.player
     if square == m.hole:
-        return "that square is the hole"
+        return reason(N_("that square is the hole"))
     if m.layout[square] == ERRAND_BOY:
-        return "the errand boy moves for free"
+        return reason(N_("the errand boy moves for free"))
     if not m.coins[seat * BUYERS_PER_PLAYER + buyer]:
-        return f"{BUYER_NAMES[seat][buyer]} has no coin to pay with"
+        return reason(N_("{buyer} has no coin to pay with"), buyer=BUYER_NAMES[seat][buyer])
     if not m.bought and not _reachable_after(m, square, buyer):
-        return "after it no purchase could be reached this turn (no dead ends)"
+        return reason(N_("after it no purchase could be reached this turn (no dead ends)"))
     return None
 
 
-def why_cannot_errand(m: Market, square: int) -> str | None:
+def why_cannot_errand(m: Market, square: int) -> Reason | None:
     """AM-6: the errand boy moves for free, never twice in a row (ruling)."""
     if square == m.hole:
-        return "that square is the hole"
+        return reason(N_("that square is the hole"))
     if m.layout[square] != ERRAND_BOY:
-        return "only the errand boy moves for free in PLAY; name the buyer who pays"
+        return reason(N_("only the errand boy moves for free in PLAY; name the buyer who pays"))
     if m.last_errand:
-        return "the errand boy may not move twice in a row"
+        return reason(N_("the errand boy may not move twice in a row"))
     if not m.bought and not _reachable_after(m, square, None):
-        return "after it no purchase could be reached this turn (no dead ends)"
+        return reason(N_("after it no purchase could be reached this turn (no dead ends)"))
     return None
 
 
@@ -430,9 +461,10 @@ def play_moves(m: Market) -> list[tuple[int, int | None]]:
     return moves
 
 
-def why_cannot_end_turn(m: Market) -> str | None:
+def why_cannot_end_turn(m: Market) -> Reason | None:
+    """AM-6: a PLAY turn ends only after at least one purchase."""
     if not m.bought:
-        return "a PLAY turn needs at least one purchase"
+        return reason(N_("a PLAY turn needs at least one purchase"))
     return None
 
 

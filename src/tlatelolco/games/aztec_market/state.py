@@ -44,7 +44,7 @@ from tlatelolco.games.aztec_market.market import (
     START_COIN,
     Market,
 )
-from tlatelolco.i18n import Message
+from tlatelolco.i18n import N_, Message, Reason, reason
 
 PHASE_NAMES = ("build", "random build", "start coin", "choose", "restock", "pass moves",
                "pass coin", "pass king", "play", "over")
@@ -103,31 +103,28 @@ class AztecMarketState(State):
 
     def _play_actions(self) -> list[int]:
         m = self._m
-        seat = m.player
         actions = [MOVE + s if payer is None else PAID_MOVE + s * BUYERS_PER_PLAYER + payer
                    for s, payer in rules.play_moves(m)]
-        for b in range(BUYERS_PER_PLAYER):
-            for c in range(NUM_COLOURS):
-                if rules.why_cannot_buy(m, seat, b, c) is None:
-                    actions.append(BUY + b * NUM_COLOURS + c)
+        actions += [BUY + b * NUM_COLOURS + c for b, c in rules.play_purchases(m)]
         if m.bought:
             actions.append(END_TURN)
         actions.sort()
         return actions
 
-    def illegal_reason(self, action: int) -> str | None:
+    def illegal_reason(self, action: int) -> Reason | None:
+        """Why `action` is illegal now, as a `Reason` (English, and a message for Spanish)."""
         m = self._m
         if not 0 <= action < NUM_ACTIONS:
-            return f"actions are numbered 0 to {NUM_ACTIONS - 1}"
+            return reason(N_("actions are numbered 0 to {last}"), last=NUM_ACTIONS - 1)
         phase = m.phase
         if phase in (RESTOCK, RANDOM_BUILD):
             if action not in {a for a, _ in self.chance_outcomes()}:
-                return "that is not a possible outcome of this chance event"
+                return reason(N_("that is not a possible outcome of this chance event"))
             return None
-        expected = _PHASE_ACTIONS.get(phase, "nothing: the game is over")
         if phase == PLAYING:
             if not (MOVE <= action < COIN or BUY <= action < KING_BUYS or action == END_TURN):
-                return f"during PLAY the moves are {expected}"
+                return reason(N_("during PLAY the moves are {moves}"),
+                              moves=_PHASE_ACTIONS[PLAYING])
             if action < PAID_MOVE:
                 return rules.why_cannot_errand(m, action - MOVE)
             if action < COIN:
@@ -146,11 +143,14 @@ class AztecMarketState(State):
         if phase == PASS_KING and (KING_BUYS <= action <= KING_SKIPS):
             if action == KING_SKIPS or action - KING_BUYS in rules.king_choices(m):
                 return None
-            return "the king can only buy from a vendor with goods in his row or column"
+            return reason(N_("the king can only buy from a vendor with goods in his row or "
+                             "column"))
         if phase == BUILD and action < MOVE:
             kind, square = divmod(action - PLACE, SQUARES)
             return rules.why_cannot_place(m, kind, square)
-        return f"now is the time for {expected}"
+        if phase not in _PHASE_ACTIONS:
+            return reason(N_("now is the time for nothing: the game is over"))
+        return reason(N_("now is the time for {moves}"), moves=_PHASE_ACTIONS[phase])
 
     def _apply(self, action: int) -> None:
         m = self._m
@@ -345,14 +345,15 @@ class AztecMarketState(State):
         return (self._m.key(), tuple(self._history))
 
 
-_PHASE_ACTIONS = {
-    BUILD: "placing a market tile ('place crowd at B3')",
-    START_COIN: "placing your start coin ('coin on S2')",
-    CHOOSE: "choosing 'pass' or 'play'",
-    PASS_MOVES: "a market move into the hole ('move crowd from B3')",
-    PASS_COIN: "taking a coin ('coin on S2')",
-    PASS_KING: "the king's purchase ('king buys red' or 'king skips')",
-    PLAYING: "market moves, purchases ('buy S2 from red') and 'end turn'",
+# What each phase expects, for "now is the time for ..." (the quoted moves are notation).
+_PHASE_ACTIONS: dict[int, Message] = {
+    BUILD: (N_("placing a market tile ('place crowd at B3')"), {}),
+    START_COIN: (N_("placing your start coin ('coin on S2')"), {}),
+    CHOOSE: (N_("choosing 'pass' or 'play'"), {}),
+    PASS_MOVES: (N_("a market move into the hole ('move crowd from B3')"), {}),
+    PASS_COIN: (N_("taking a coin ('coin on S2')"), {}),
+    PASS_KING: (N_("the king's purchase ('king buys red' or 'king skips')"), {}),
+    PLAYING: (N_("market moves, purchases ('buy S2 from red') and 'end turn'"), {}),
 }
 
 

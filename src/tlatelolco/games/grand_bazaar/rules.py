@@ -1,7 +1,8 @@
 """The rules of Grand Bazaar, one function per rule, over the plain data of `Bazaar`.
 
 Rule ids (GB-1 ... GB-7) refer to the project's rules digest. Functions named `why_cannot_*`
-return the reason a move is illegal (for error messages) or None when it is legal.
+return the reason a move is illegal or None when it is legal: a `Reason` is the English text
+every caller expects and also a message, so that the web page can show it in Spanish.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from tlatelolco.games.grand_bazaar.cards import (
     BUY,
     END_TURN,
     FULL_DECK,
-    GEMS,
     GEMS_PER_TYPE,
     HAND_LIMIT,
     NUM_GEMS,
@@ -23,6 +23,10 @@ from tlatelolco.games.grand_bazaar.cards import (
     START_MONEY,
     START_PRICE,
 )
+from tlatelolco.games.grand_bazaar.words import GEM_NAMES
+from tlatelolco.i18n import N_, Reason, Term, reason
+
+SELLING_FROM_ROUND = 2  # GB-4: no selling in round 1
 
 
 def set_up(num_players: int) -> Bazaar:
@@ -75,29 +79,32 @@ def reveal_price_card(b: Bazaar, card: int) -> None:
         final_payout(b)
 
 
-def why_cannot_reveal(b: Bazaar, card: int) -> str | None:
+def why_cannot_reveal(b: Bazaar, card: int) -> Reason | None:
+    """GB-3 (1): a price card is revealed only when one is due, and each card only once."""
     if to_move(b) != CHANCE:
-        return "no price card is due now"
+        return reason(N_("no price card is due now"))
     if not 0 <= card < len(PRICE_CARDS) or not b.deck >> card & 1:
-        return "that price card has already been revealed"
+        return reason(N_("that price card has already been revealed"))
     return None
 
 
-def why_cannot_buy(b: Bazaar, seat: int, gem: int) -> str | None:
+def why_cannot_buy(b: Bazaar, seat: int, gem: int) -> Reason | None:
     """GB-4: buy one gem card at its current price."""
-    hand = b.hands[seat]
+    hand, name = b.hands[seat], _gem(gem)
     if b.sold >> gem & 1:
-        return f"you sold {GEMS[gem]} this round (no wash trades)"
+        return reason(N_("you sold {gem} this round (no wash trades)"), gem=name)
     if b.supply[gem] == 0:
-        return f"the bazaar has no {GEMS[gem]} left"
+        return reason(N_("the bazaar has no {gem} left"), gem=name)
     if sum(hand) >= HAND_LIMIT:
-        return f"you hold {HAND_LIMIT} gem cards (the hand limit); sell first"
+        return reason(N_("you hold {limit} gem cards (the hand limit); sell first"),
+                      limit=HAND_LIMIT)
     if b.money[seat] < b.prices[gem]:
-        return f"{GEMS[gem]} costs {b.prices[gem]} and you have {b.money[seat]} grands"
+        return reason(N_("{gem} costs {price} and you have {money} grands"),
+                      gem=name, price=b.prices[gem], money=b.money[seat])
     return None
 
 
-def why_cannot_sell(b: Bazaar, seat: int, gem: int) -> str | None:
+def why_cannot_sell(b: Bazaar, seat: int, gem: int) -> Reason | None:
     """GB-4: from round 2 on, sell a held gem card at its current price.
 
     Ruling (GB-4, no selling out of the buy): the buy is mandatory ("Ningún jugador puede
@@ -105,16 +112,22 @@ def why_cannot_sell(b: Bazaar, seat: int, gem: int) -> str | None:
     reachable is refused: the stuck-player ruling excuses a player who cannot buy, not one who
     sells their way out of buying.
     """
-    if b.round < 2:
-        return "selling is allowed from round 2 on"
+    name = _gem(gem)
+    if b.round < SELLING_FROM_ROUND:
+        return reason(N_("selling is allowed from round {n} on"), n=SELLING_FROM_ROUND)
     if b.bought >> gem & 1:
-        return f"you bought {GEMS[gem]} this round (no wash trades)"
+        return reason(N_("you bought {gem} this round (no wash trades)"), gem=name)
     if b.hands[seat][gem] == 0:
-        return f"you hold no {GEMS[gem]}"
+        return reason(N_("you hold no {gem}"), gem=name)
     if not b.bought and not buy_reachable(b, seat, gem) and buy_reachable(b, seat):
-        return (f"selling {GEMS[gem]} would leave you no way to make the mandatory buy; "
-                "buy first")
+        return reason(N_("selling {gem} would leave you no way to make the mandatory buy; "
+                         "buy first"), gem=name)
     return None
+
+
+def _gem(gem: int) -> Term:
+    """A gem's name as a reason cites it: translated where the reason is read."""
+    return Term(GEM_NAMES[gem])
 
 
 def buy_reachable(b: Bazaar, seat: int, selling: int | None = None) -> bool:
@@ -131,7 +144,7 @@ def buy_reachable(b: Bazaar, seat: int, selling: int | None = None) -> bool:
         money += b.prices[selling]
         sold |= 1 << selling
         held -= 1
-    can_sell = b.round >= 2
+    can_sell = b.round >= SELLING_FROM_ROUND
     for gem in range(NUM_GEMS):
         if sold >> gem & 1 or b.supply[gem] == 0:
             continue
@@ -147,10 +160,10 @@ def buy_reachable(b: Bazaar, seat: int, selling: int | None = None) -> bool:
     return False
 
 
-def why_cannot_end_turn(b: Bazaar, seat: int) -> str | None:
+def why_cannot_end_turn(b: Bazaar, seat: int) -> Reason | None:
     """GB-4: a player must buy at least one gem, unless no buy is reachable (stuck ruling)."""
     if b.bought == 0 and buy_reachable(b, seat):
-        return "you must buy at least one gem card this turn (you still can)"
+        return reason(N_("you must buy at least one gem card this turn (you still can)"))
     return None
 
 
@@ -185,7 +198,7 @@ def legal_trades(b: Bazaar, seat: int) -> list[int]:
             if supply[gem] and money >= prices[gem] and not sold >> gem & 1:
                 actions.append(BUY + gem)
     must_buy = not bought and buy_reachable(b, seat)
-    if b.round >= 2:
+    if b.round >= SELLING_FROM_ROUND:
         for gem in range(NUM_GEMS):
             if hand[gem] and not bought >> gem & 1 and (
                     not must_buy or buy_reachable(b, seat, gem)):

@@ -20,7 +20,7 @@ from tlatelolco.games.grand_bazaar.cards import (
     card_text,
     deck_text,
 )
-from tlatelolco.i18n import Message
+from tlatelolco.i18n import N_, Message, Reason, reason
 
 
 class GrandBazaarState(State):
@@ -60,16 +60,17 @@ class GrandBazaarState(State):
             return rules.price_cards_left(self._b)
         return []
 
-    def illegal_reason(self, action: int) -> str | None:
+    def illegal_reason(self, action: int) -> Reason | None:
+        """Why `action` is illegal here, as a `Reason` (English text, translatable), or None."""
         b, player = self._b, self._player
         if not 0 <= action < NUM_ACTIONS:
-            return f"actions are numbered 0 to {NUM_ACTIONS - 1}"
+            return reason(N_("actions are numbered 0 to {last}"), last=NUM_ACTIONS - 1)
         if player == TERMINAL:
-            return "the game is over"
+            return reason(N_("the game is over"))
         if action < NUM_CARDS:
             return rules.why_cannot_reveal(b, action)
         if player == CHANCE:
-            return "a price card must be revealed first"
+            return reason(N_("a price card must be revealed first"))
         if action < SELL:
             return rules.why_cannot_buy(b, player, action - BUY)
         if action < END_TURN:

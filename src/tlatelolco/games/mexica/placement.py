@@ -1,7 +1,8 @@
 """Where pieces may go: canals (MX-5), bridges (MX-6), buildings (MX-8), calpulli tiles (MX-9).
 
-Each `why_not_*` returns None when the placement is allowed, else the reason in words; the
-action's cost and whose turn it is are checked by `rules`.
+Each `why_not_*` returns None when the placement is allowed, else the reason as a `Reason`
+(English text that the web page can also show in Spanish); the action's cost and whose turn it
+is are checked by `rules`.
 """
 
 from __future__ import annotations
@@ -17,36 +18,48 @@ from tlatelolco.games.mexica.board import (
     WEST_EAST,
 )
 from tlatelolco.games.mexica.city import City
+from tlatelolco.i18n import N_, Reason, Term, reason
 
 AXIS_ENDS = {NORTH_SOUTH: (0, 2), WEST_EAST: (1, 3)}  # direction indices of the two accesses
+AXIS_END_WORDS = {NORTH_SOUTH: N_("north and south"), WEST_EAST: N_("west and east")}
+# Ruling (MX-7): a Mexica on a bridge is in no area, so it can neither build nor found there.
+ON_A_BRIDGE = reason(N_("your Mexica stands on a bridge, which is in no area"))
 
 
 def is_dry(city: City, square: int) -> bool:
     return square >= 0 and not IS_LAKE[square] and not city.canal[square]
 
 
-def why_not_canal(city: City, square: int) -> str | None:
+def why_not_canal(city: City, square: int) -> Reason | None:
     """MX-5: only free ordinary land outside founded districts and off bridge ends."""
     name = NAMES[square]
     if IS_LAKE[square]:
-        return f"{name} is lake"
+        return reason(N_("{square} is lake"), square=name)
     if city.canal[square]:
-        return f"{name} already holds a canal"
+        return reason(N_("{square} already holds a canal"), square=name)
     if IS_PALACE[square]:
-        return f"{name} is a palace square"
+        return reason(N_("{square} is a palace square"), square=name)
     taken = what_stands_on(city, square)
     if taken:
         return taken
     if city.access[square]:
-        return f"{name} is the end of a bridge"
+        return reason(N_("{square} is the end of a bridge"), square=name)
     if city.area_tile[city.area[square]]:
-        return f"{name} is in a founded district"
+        return reason(N_("{square} is in a founded district"), square=name)
     return None
+
+
+def can_dig(city: City, square: int) -> bool:
+    """`why_not_canal(...) is None` without building the reason: set-up and every move ask it
+    of many squares, most of them not diggable (the lake)."""
+    return not (IS_LAKE[square] or city.canal[square] or IS_PALACE[square]
+                or city.building[square] or city.tile[square] or city.occupied[square]
+                or city.access[square] or city.area_tile[city.area[square]])
 
 
 def refresh_diggable(city: City, square: int) -> None:
     """Recompute `city.diggable` for `square` after something on or around it changed."""
-    city.diggable[square] = why_not_canal(city, square) is None
+    city.diggable[square] = can_dig(city, square)
 
 
 def bridge_axes(city: City, square: int, lifted: int = -1) -> tuple[int, ...]:
@@ -82,22 +95,23 @@ def update_axes(city: City, square: int) -> None:
     city.axes[square] = mask
 
 
-def why_not_bridge(city: City, square: int, axis: int, lifted: int = -1) -> str | None:
+def why_not_bridge(city: City, square: int, axis: int, lifted: int = -1) -> Reason | None:
     """MX-6: "Los Puentes sólo pueden ser colocados en fichas de Canal", never on the lake."""
     name = NAMES[square]
     if IS_LAKE[square]:
-        return f"{name} is lake; bridges go only on canal tiles"
+        return reason(N_("{square} is lake; bridges go only on canal tiles"), square=name)
     if not city.canal[square]:
-        return f"{name} is dry land; bridges go only on canal tiles"
+        return reason(N_("{square} is dry land; bridges go only on canal tiles"), square=name)
     if city.bridge[square] and square != lifted:
-        return f"{name} already holds a bridge"
+        return reason(N_("{square} already holds a bridge"), square=name)
     steps = STEPS[square]
     if any(n >= 0 and n != lifted and city.bridge[n] for n in steps):
-        return f"{name} is next to another bridge (bridges may not be joined)"
+        return reason(N_("{square} is next to another bridge (bridges may not be joined)"),
+                      square=name)
     a, b = AXIS_ENDS[axis]
     if not (is_dry(city, steps[a]) and is_dry(city, steps[b])):
-        ends = "north and south" if axis == NORTH_SOUTH else "west and east"
-        return f"the squares {ends} of {name} are not both dry land"
+        return reason(N_("the squares {ends} of {square} are not both dry land"),
+                      ends=Term(AXIS_END_WORDS[axis]), square=name)
     return None
 
 
@@ -106,29 +120,29 @@ def accesses(square: int, axis: int) -> tuple[int, int]:
     return STEPS[square][a], STEPS[square][b]
 
 
-def why_not_building_square(city: City, seat: int, square: int) -> str | None:
+def why_not_building_square(city: City, seat: int, square: int) -> Reason | None:
     """MX-8 (and the square of MX-9): free ordinary land in the area of `seat`'s Mexica."""
     name = NAMES[square]
     at = city.mexica[seat]
     if city.bridge[at]:
-        return "your Mexica stands on a bridge, which is in no area"
+        return ON_A_BRIDGE
     if not IS_ORDINARY[square] or city.canal[square]:
-        what = "a palace square" if IS_PALACE[square] else "water"
-        return f"{name} is {what}, not ordinary land"
+        what = N_("a palace square") if IS_PALACE[square] else N_("water")
+        return reason(N_("{square} is {what}, not ordinary land"), square=name, what=Term(what))
     if city.area[square] != city.area[at]:
-        return f"{name} is not in your Mexica's area"
+        return reason(N_("{square} is not in your Mexica's area"), square=name)
     return what_stands_on(city, square)
 
 
-def what_stands_on(city: City, square: int) -> str | None:
+def what_stands_on(city: City, square: int) -> Reason | None:
     """Why a land square is not free: the building, calpulli tile or Mexica on it."""
     name = NAMES[square]
     if city.building[square]:
-        return f"{name} holds a building"
+        return reason(N_("{square} holds a building"), square=name)
     if city.tile[square]:
-        return f"{name} holds a calpulli tile"
+        return reason(N_("{square} holds a calpulli tile"), square=name)
     if city.occupied[square]:
-        return f"a Mexica stands on {name}"
+        return reason(N_("a Mexica stands on {square}"), square=name)
     return None
 
 

@@ -43,7 +43,6 @@ from tlatelolco.games.mexica.actions import (
 )
 from tlatelolco.games.mexica.board import (
     COAT_OF_ARMS,
-    DIRECTIONS,
     IS_LAKE,
     NAMES,
     NEIGHBOURS,
@@ -83,12 +82,15 @@ from tlatelolco.games.mexica.movement import (
 )
 from tlatelolco.games.mexica.placement import AXES_OF_MASK
 from tlatelolco.games.mexica.scoring import scoring
+from tlatelolco.i18n import N_, Reason, Term, reason
 
 # Squares a Mexica could ever stand on: land but the coat of arms (bridges stand on canals,
 # which cover land).
 STANDING = tuple(s for s in range(NUM_SQUARES) if not IS_LAKE[s] and s != COAT_OF_ARMS)
 AXES_OF_MASK_MINUS_ONE = tuple(tuple(a - 1 for a in axes) for axes in AXES_OF_MASK)
 VALID_PAIRS = frozenset((a, b) for a, b, _ in PAIRS)
+# board.DIRECTIONS as a reason names them (the letters of the notation `walk N`)
+DIRECTION_LETTERS = (N_("N"), N_("E"), N_("S"), N_("W"))
 
 
 # --- set-up (MX-2) -----------------------------------------------------------------------------
@@ -293,115 +295,131 @@ def _found_actions(city: City, seat: int, sites: list[int]) -> list[int]:
     return [base + s for s in sites]
 
 
-def why_illegal(city: City, action: int) -> str | None:
-    """Why `action` may not be taken now, or None."""
+def why_illegal(city: City, action: int) -> Reason | None:
+    """Why `action` may not be taken now, or None; the reason is English text that is also a
+    message, so the web page can show it in the reader's language."""
     if not 0 <= action < NUM_ACTIONS:
-        return f"actions are numbered 0 to {NUM_ACTIONS - 1}"
+        return reason(N_("actions are numbered 0 to {last}"), last=NUM_ACTIONS - 1)
     kind, a, b, c = decode(action)
     if city.phase == OVER:
-        return "the game is over"
+        return reason(N_("the game is over"))
     if city.phase == DRAWING:
         if kind != K_DRAW:
-            return "the part-1 calpulli tiles are being drawn"
-        return None if city.face_down[a - SIZES[0]] else f"no tile of size {a} is face down"
+            return reason(N_("the part-1 calpulli tiles are being drawn"))
+        return None if city.face_down[a - SIZES[0]] else \
+            reason(N_("no tile of size {size} is face down"), size=a)
     if kind == K_DRAW:
-        return "no calpulli tile is being drawn now"
+        return reason(N_("no calpulli tile is being drawn now"))
     if city.phase == PLACING:
         if kind != K_START:
-            return "each player first puts their Mexica on a starting square"
+            return reason(N_("each player first puts their Mexica on a starting square"))
         if a not in STARTING:
-            return f"{NAMES[a]} is not a starting square ({_names(STARTING)})"
-        return f"a Mexica already stands on {NAMES[a]}" if city.occupied[a] else None
+            return reason(N_("{square} is not a starting square ({starting})"),
+                          square=NAMES[a], starting=_names(STARTING))
+        return reason(N_("a Mexica already stands on {square}"), square=NAMES[a]) \
+            if city.occupied[a] else None
     if kind == K_START:
-        return "every Mexica is already on the board"
-    reason = _why_not_now(city, kind, a, b, c)
-    if reason is None:
+        return reason(N_("every Mexica is already on the board"))
+    why = _why_not_now(city, kind, a, b, c)
+    if why is None:
         price = cost(city, kind, a, b)
         if price > budget(city):
-            return f"it costs {price} AP and you have {city.ap} AP and " \
-                   f"{city.tokens[city.player]} action tokens"
+            return reason(N_("it costs {price} AP and you have {ap} AP and {tokens} action "
+                             "tokens"), price=price, ap=city.ap, tokens=city.tokens[city.player])
         if first_turn(city) and _blocks_rival(city, action):
-            return "in your first turn you may not leave a rival Mexica with nowhere to step"
-    return reason
+            return reason(N_("in your first turn you may not leave a rival Mexica with nowhere "
+                             "to step"))
+    return why
 
 
-def _why_not_now(city: City, kind: int, a: int, b: int, c: int) -> str | None:
+def _why_not_now(city: City, kind: int, a: int, b: int, c: int) -> Reason | None:
     seat = city.player
     at = city.mexica[seat]
     if kind == K_END:
         return None
     if kind == K_TOKEN:
         if city.taken >= TOKENS_PER_TURN:
-            return f"at most {TOKENS_PER_TURN} action tokens may be taken per turn"
+            return reason(N_("at most {most} action tokens may be taken per turn"),
+                          most=TOKENS_PER_TURN)
         if not city.token_supply:
-            return "the supply of action tokens is empty"
-        return None if city.ap >= 1 else "taking a token costs an AP (not a token)"
+            return reason(N_("the supply of action tokens is empty"))
+        return None if city.ap >= 1 else reason(N_("taking a token costs an AP (not a token)"))
     if kind == K_WALK:
         return None if step_target(city, at, a) >= 0 else \
-            f"your Mexica cannot step {DIRECTIONS[a]} from {NAMES[at]}"
+            reason(N_("your Mexica cannot step {direction} from {square}"),
+                   direction=Term(DIRECTION_LETTERS[a]), square=NAMES[at])
     if kind in (K_CANAL, K_DOUBLE):
         return _why_not_canal(city, kind, a, b)
     if kind == K_BRIDGE:
         if not city.bridges:
-            return "all 11 bridges are on the board; move one instead"
+            return reason(N_("all 11 bridges are on the board; move one instead"))
         return placement.why_not_bridge(city, a, b)
     if kind == K_MOVE_BRIDGE:
         if city.bridges:
-            return "a bridge may be moved only when all 11 are on the board"
+            return reason(N_("a bridge may be moved only when all 11 are on the board"))
         if not city.bridge[a]:
-            return f"there is no bridge on {NAMES[a]}"
+            return reason(N_("there is no bridge on {square}"), square=NAMES[a])
         if city.occupied[a]:
-            return f"a Mexica stands on the bridge on {NAMES[a]}"
+            return reason(N_("a Mexica stands on the bridge on {square}"), square=NAMES[a])
         if a == b:
-            return "a bridge must move to another square"
+            return reason(N_("a bridge must move to another square"))
         return placement.why_not_bridge(city, b, c, lifted=a)
     if kind == K_BOAT:
-        if not city.bridge[at]:
-            return "your Mexica must stand on a bridge to travel by water"
-        if not city.bridge[a] or a == at:
-            return f"{NAMES[a]} holds no other bridge"
-        if city.occupied[a]:
-            return f"a Mexica stands on the bridge on {NAMES[a]}"
-        if a not in boat_costs(city, at, NUM_SQUARES):
-            return f"no water way leads from {NAMES[at]} to {NAMES[a]}"
-        return None
+        return _why_not_boat(city, at, a)
     if kind == K_TELEPORT:
         return None if can_stand(city, a) or free_bridge(city, a) else \
-            f"{NAMES[a]} is not a free land square or a free bridge"
+            reason(N_("{square} is not a free land square or a free bridge"), square=NAMES[a])
     if kind == K_BUILD:
         if not city.supply[seat][a - 1]:
-            return f"you have no building of {a} levels left for this part"
+            return reason(N_("you have no building of {levels} levels left for this part"),
+                          levels=a)
         return placement.why_not_building_square(city, seat, b)
     if kind == K_FOUND:
         return _why_not_found(city, seat, a, b)
     raise AssertionError(kind)
 
 
-def _why_not_canal(city: City, kind: int, a: int, b: int) -> str | None:
+def _why_not_boat(city: City, at: int, square: int) -> Reason | None:
+    """MX-7: by water from the Mexica's bridge to another free bridge the water reaches."""
+    if not city.bridge[at]:
+        return reason(N_("your Mexica must stand on a bridge to travel by water"))
+    if not city.bridge[square] or square == at:
+        return reason(N_("{square} holds no other bridge"), square=NAMES[square])
+    if city.occupied[square]:
+        return reason(N_("a Mexica stands on the bridge on {square}"), square=NAMES[square])
+    if square not in boat_costs(city, at, NUM_SQUARES):
+        return reason(N_("no water way leads from {start} to {square}"),
+                      start=NAMES[at], square=NAMES[square])
+    return None
+
+
+def _why_not_canal(city: City, kind: int, a: int, b: int) -> Reason | None:
     if kind == K_CANAL:
         return (placement.why_not_canal(city, a) if city.singles else
-                "no single canal tile is left")
+                reason(N_("no single canal tile is left")))
     if not city.doubles:
-        return "no double canal tile is left"
+        return reason(N_("no double canal tile is left"))
     if (a, b) not in VALID_PAIRS:
         if b in NEIGHBOURS[a]:  # side by side, but one is lake or palace: say which
             return placement.why_not_canal(city, a) or placement.why_not_canal(city, b)
-        return f"{NAMES[a]} and its neighbour are not two land squares side by side"
+        return reason(N_("{square} and its neighbour are not two land squares side by side"),
+                      square=NAMES[a])
     return placement.why_not_canal(city, a) or placement.why_not_canal(city, b)
 
 
-def _why_not_found(city: City, seat: int, size: int, square: int) -> str | None:
+def _why_not_found(city: City, seat: int, size: int, square: int) -> Reason | None:
     """MX-9: in your Mexica's unfounded area, whose size matches an unused tile of this part."""
     at = city.mexica[seat]
     if city.bridge[at]:
-        return "your Mexica stands on a bridge, which is in no area"
+        return placement.ON_A_BRIDGE
     ident = city.area[at]
     if city.area_tile[ident]:
-        return "your Mexica's area is already a district"
+        return reason(N_("your Mexica's area is already a district"))
     if not city.available[size - SIZES[0]]:
-        return f"no calpulli tile of size {size} is available this part"
+        return reason(N_("no calpulli tile of size {size} is available this part"), size=size)
     if city.area_size[ident] != size:
-        return f"your Mexica's area has {city.area_size[ident]} squares, not {size}"
+        return reason(N_("your Mexica's area has {squares} squares, not {size}"),
+                      squares=city.area_size[ident], size=size)
     return placement.why_not_building_square(city, seat, square)
 
 
