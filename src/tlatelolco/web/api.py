@@ -326,9 +326,11 @@ async def undo(game_id: GameId, body: Undo, request: Request, lang: Lang = None,
 async def hint(game_id: GameId, request: Request, lang: Lang = None,
                authorization: Authorization = None) -> dict[str, Any]:
     """On your turn, in a game whose other seats are all bots: the search bot's best moves
-    from what your seat can see (`ismcts` where seats hide things, else `mcts`), about a
-    second of thought. Each move has its `visits` and `value`, the share of victory the
-    search expects after it, and `words`, the move told in words; `why` is `searched`,
+    from what your seat can see (`ismcts` where seats hide things, else `mcts`), thinking
+    the time measured per game to tell moves apart (0.5 to 2 s, docs/hints.md). Each move has
+    its `visits` and `value`, the share of victory the search expects after it, and `words`,
+    the move told in words; `noise` is the value difference below which moves are about
+    equal for that search; `why` is `searched`,
     `settled` (the bot's knowledge decided without searching) or `only move`. 409
     `no_hints` against people; 503 when the server's bots are too busy."""
     limit(request, "hints")

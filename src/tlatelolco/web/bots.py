@@ -37,7 +37,15 @@ from tlatelolco.registry import load
 _positions: OrderedDict[str, State] = OrderedDict()
 _lock = threading.Lock()  # tests run the jobs in threads: one replays a kept position at a time
 KEEP = 256
-HINT_TIME = 1.0  # seconds a hint's search thinks: the server's cores are shared
+# seconds a hint's search thinks, per game: the shortest after which two searches of a
+# position agree little more often on the first move as the page lists it (measured on 2
+# shared cores: docs/hints.md); a person waits for it, and the server's cores are shared
+HINT_TIMES = {"grand_bazaar": 1.0, "aztec_market": 2.0, "axio": 1.0, "mexica": 0.5}
+HINT_TIME = max(HINT_TIMES.values())  # the longest: a game not measured, and the timeouts
+# the value difference below which a hint's moves are about equal, per game: how far one
+# move's value differs between two such searches 9 times in 10 (docs/hints.md)
+HINT_NOISE = {"grand_bazaar": 0.03, "aztec_market": 0.10, "axio": 0.06, "mexica": 0.01}
+DEFAULT_NOISE = 0.05  # a game not measured
 HINT_MOVES = 5  # moves a hint lists
 MAX_BOT_TIME = 10.0  # seconds a bot may think, whatever its spec asks
 MAX_BOT_ITERATIONS = 100_000  # search iterations a bot may run, whatever its spec asks
@@ -78,10 +86,17 @@ def decide(job: dict[str, Any]) -> int:
     return bot.step(state)
 
 
+def hint_time(game: str) -> float:
+    """The seconds a hint for `game` thinks (`HINT_TIMES`; the longest for a game not
+    measured)."""
+    return HINT_TIMES.get(game, HINT_TIME)
+
+
 def hint(job: dict[str, Any]) -> dict[str, Any]:
     """What the search bot of `job["spec"]` would play in `job["seat"]`, from that seat's view:
     its `HINT_MOVES` best moves with their visits and the share of victory it expects after
-    each (None for a move it did not search), and `SearchResult.why`."""
+    each (None for a move it did not search), `SearchResult.why`, and the game's `noise`
+    (values closer than it are about equal: `HINT_NOISE`)."""
     bot, state = bot_and_view(job)
     result = bot.search(state)  # type: ignore[attr-defined]
     moves = [{"action": s.action, "text": s.text, "visits": s.visits, "value": s.value}
@@ -91,7 +106,8 @@ def hint(job: dict[str, Any]) -> dict[str, Any]:
                   "visits": 0, "value": None}]
     return {"version": len(job["history"]), "seat": job["seat"], "bot": job["spec"],
             "iterations": result.iterations, "seconds": round(result.seconds, 3),
-            "why": result.why, "moves": moves}
+            "why": result.why, "moves": moves,
+            "noise": HINT_NOISE.get(job["game"], DEFAULT_NOISE)}
 
 
 def time_budget(spec: str, default: float) -> float:

@@ -23,7 +23,7 @@ from tlatelolco.contract import MAX_ACTION_TEXT, IllegalActionError
 from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, Seat, gettext, in_words, render
 from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
-from tlatelolco.web.bots import HINT_TIME, MAX_SPEC_LENGTH, clamp_spec
+from tlatelolco.web.bots import MAX_SPEC_LENGTH, clamp_spec, hint_time
 from tlatelolco.web.errors import ApiError, forbidden, not_found, unauthorized
 from tlatelolco.web.live import (
     Live,
@@ -548,7 +548,8 @@ class Service:
             if people:
                 raise ApiError(409, "no_hints", "hints are for games against bots only; "
                                f"seat(s) {', '.join(map(str, people))} are for people")
-            return _job(live, seat, f"{search_spec(live.game)}:time={HINT_TIME}", "hint")
+            return _job(live, seat, f"{search_spec(live.game)}:time={hint_time(live.row.game)}",
+                        "hint")
 
     def hint_words(self, game_id: str, hint: dict[str, Any], lang: str) -> dict[str, Any]:
         """`hint` with each move also told in words, in `lang`, if the game has not moved on."""

@@ -601,11 +601,17 @@
     }
     if (!shown.data) { box.append(note(t("Thinking about your move…"))); return; }
     const h = shown.data;
-    // best first; when the search cannot tell them apart, say so instead of ranking noise
-    const moves = h.moves.slice().sort((a, b) => (b.value ?? -1) - (a.value ?? -1));
-    const values = moves.map((m) => m.value).filter((v) => v !== null && v !== undefined);
+    // best first by value; moves within the search's measured noise of the best are ordered
+    // by how often it tried them (a rarely tried move may look best by luck); when all are
+    // within the noise, say so instead of ranking noise (docs/hints.md)
+    const noise = typeof h.noise === "number" ? h.noise : HINT_EQUAL;
+    const values = h.moves.map((m) => m.value).filter((v) => v !== null && v !== undefined);
+    const best = values.length ? Math.max(...values) : 0;
+    const near = (m) => m.value !== null && m.value !== undefined && m.value >= best - noise;
+    const moves = h.moves.slice().sort((a, b) => (near(b) - near(a)) ||
+      (near(a) ? (b.visits || 0) - (a.visits || 0) : (b.value ?? -1) - (a.value ?? -1)));
     const equal = moves.length > 1 && values.length > 1 &&
-      Math.max(...values) - Math.min(...values) < HINT_EQUAL;
+      best - Math.min(...values) < noise;
     const head = document.createElement("p");
     head.className = "note";
     head.textContent = h.why === "only move" ? t("You have only one move:") :
