@@ -13,13 +13,13 @@ import urllib.request
 from typing import Any
 
 from tests.web.apps import live_server
-from tests.web.test_browser import browser, csp_violations, wait_turn
+from tests.web.browsers import PHONE, browser
+from tests.web.test_browser import csp_violations, wait_turn
 
 import tlatelolco
 
 __all__ = ["browser"]  # the fixture, shared with tests/web/test_browser.py
 
-PHONE = {"width": 390, "height": 844}
 TARGET = 32  # CSS px: the least a finger can hit
 
 

@@ -11,32 +11,14 @@ move are on the board (`lastMoveKeys`). The Spanish page speaks Spanish.
 from __future__ import annotations
 
 import random
-import shutil
-from pathlib import Path
 from typing import Any
 
-import pytest
 from tests.web.apps import live_server
-from tests.web.services import unavailable
+from tests.web.browsers import PHONE, browser
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
+__all__ = ["browser"]  # the shared fixture, used here
 SMALLEST = 32  # CSS px: the least width and height of a clickable target
 MY_TURNS = 30  # seat 0's turns looked at: the set-up, PASS turns and PLAY turns
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        unavailable("browser tests need Debian's chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield browser
-        browser.close()
 
 
 def create(page: Any, base: str) -> dict[str, Any]:

@@ -8,56 +8,22 @@ last move's squares are marked in the seat's colour; the board reads in Spanish.
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 from typing import Any
 
-import pytest
 from tests.web.apps import live_server
-from tests.web.services import unavailable
+from tests.web.browsers import PHONE, browser, open_seat
+from tests.web.browsers import play_as as play
 
 import tlatelolco
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
+__all__ = ["browser"]  # the shared fixture, used here
 RENDERER = "window.Tlatelolco.renderers.mexica"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        unavailable("browser tests need Debian's chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield browser
-        browser.close()
 
 
 def new_game(page, base: str) -> dict[str, Any]:
     """Two people's game; the server has drawn the part-1 tiles."""
     return page.request.post(base + "/api/games", data={
         "game": "mexica", "options": {"num_players": 2}, "seats": ["taken", "taken"]}).json()
-
-
-def play(page, base: str, game: dict[str, Any], seat: int, text: str) -> None:
-    """Play `text` for `seat` through the API."""
-    me = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
-    view = page.request.get(f"{base}/api/games/{game['id']}/view", headers=me).json()
-    response = page.request.post(f"{base}/api/games/{game['id']}/actions", headers=me,
-                                 data={"version": view["version"], "text": text})
-    assert response.ok, response.text()
-
-
-def open_seat(page, game: dict[str, Any], seat: int) -> dict[str, Any]:
-    """Seat `seat`'s page once it shows its legal moves."""
-    page.goto(game["seats"][seat]["url"] + "#token=" + game["seats"][seat]["token"])
-    page.wait_for_function("() => { const v = window.TlatelolcoPage && window.TlatelolcoPage.view;"
-                           " return v && v.legal.length > 0; }")
-    return page.evaluate("window.TlatelolcoPage.view")
 
 
 def pick_sizes(page) -> list[dict[str, Any]]:

@@ -13,31 +13,16 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 from pathlib import Path
 
 import pytest
 from tests.web.apps import live_server
-from tests.web.services import unavailable
+from tests.web.browsers import browser
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 GAMES = [("grand_bazaar", 2), ("aztec_market", 2), ("axio", 2), ("mexica", 2)]
+__all__ = ["browser"]  # the shared fixture, used here
 SHOT_AT = {"grand_bazaar": 12, "aztec_market": 12, "axio": 6, "mexica": 12}  # a full board
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        unavailable("browser tests need Debian's chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield browser
-        browser.close()
 
 
 def csp_violations(page) -> list[str]:

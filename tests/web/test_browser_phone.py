@@ -14,10 +14,10 @@ import random
 
 import pytest
 from tests.web.apps import live_server
+from tests.web.browsers import PHONE, browser
 from tests.web.test_browser import (
     SHOT_AT,
     SHOTS,
-    browser,
     choose,
     click_move,
     csp_violations,
@@ -27,7 +27,6 @@ from tests.web.test_browser import wait_moved as _wait_moved
 
 __all__ = ["browser"]  # the fixture, shared with the desktop tests
 
-PHONE = {"width": 390, "height": 844}
 GAMES = ["grand_bazaar", "aztec_market", "axio", "mexica"]
 UNDO = {"grand_bazaar", "aztec_market", "mexica"}  # Axio draws after every placement
 MIN_TARGET = 32

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from tests.web.apps import live_server
-from tests.web.test_browser import browser
+from tests.web.browsers import browser
 
 __all__ = ["browser"]  # the fixture, shared with test_browser.py
 

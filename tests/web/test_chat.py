@@ -10,9 +10,9 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 from tests.web.apps import live_server, serve, socket
+from tests.web.browsers import browser
 from tests.web.services import Client
 from tests.web.services import hello as hello_text
-from tests.web.test_browser import browser
 from websockets.sync.client import connect
 
 from tlatelolco.web import chat
