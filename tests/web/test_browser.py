@@ -271,3 +271,65 @@ def test_your_turn_alerts_a_hidden_tab_and_asks_only_after_a_click(browser, tmp_
         wait_turn(page)
         assert page.locator("#sound").text_content() == "Sound: on"
         context.close()
+
+
+def test_the_log_in_words_marks_your_last_turn_and_shows_moves_on_the_board(browser, tmp_path):
+    """The log tells moves in words with their notation; a line marks what happened since your
+    last move; a click on an entry marks its move on the board; in the replay the current step
+    is highlighted, a click on an entry goes to its step, the buttons are SVG icons with words;
+    a game watched without a seat gets the lobby's Spectating badge."""
+    with live_server(tmp_path) as base:
+        page = browser.new_page(viewport={"width": 1360, "height": 940})
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        game = page.request.post(base + "/api/games", data={
+            "game": "grand_bazaar", "options": {"num_players": 2},
+            "seats": ["taken", "bot:greedy"]}).json()
+        seat = game["seats"][0]
+        page.goto(seat["url"] + "#token=" + seat["token"])
+        for _ in range(2):  # two turns of ours: buy, end; the bot answers in between
+            current = wait_turn(page)
+            buy = next(m for m in current["legal"] if m["text"].startswith("buy"))
+            click_move(page, "grand_bazaar", buy, current["version"])
+            wait_moved(page, current["version"], buy)
+            now = wait_turn(page)
+            end = next(m for m in now["legal"] if m["text"] == "end turn")
+            click_move(page, "grand_bazaar", end, now["version"])
+            wait_moved(page, now["version"], end)
+        wait_turn(page)
+        words = page.locator("#log li .words").all_text_contents()
+        assert any(w.startswith("Player bought a") and "grands" in w for w in words), words
+        assert page.locator("#log li .notation").first.text_content()
+        marker = page.locator("#log li.since-mine")
+        assert marker.count() == 1 and marker.text_content() == "Since your last turn"
+        after = page.evaluate("[...document.querySelectorAll('#log li')]"
+                              ".map((li) => li.className)")
+        mine = max(i for i, c in enumerate(after) if c == "seat-0")
+        assert after[mine + 1] == "since-mine"  # right after our own last move
+        # a click on our purchase marks its stack on the board
+        bought = page.locator("#log li.seat-0", has_text="bought").last
+        bought.click()
+        page.wait_for_selector("#board .highlight")
+        assert page.locator("#log li.current").count() == 1
+        # the replay: the current step is highlighted; a click on an entry goes to its step
+        page.click("#links a:has-text('Replay move by move')")
+        page.wait_for_function("() => window.TlatelolcoPage?.view?.type === 'replay'")
+        assert page.locator("#replay button.icon svg").count() == 4
+        assert page.locator("#replay button.icon .label").all_text_contents() == [
+            "Start", "Back", "Forward", "End"]
+        page.locator("#log li[data-step='2']").click()
+        page.wait_for_function("() => window.TlatelolcoPage.view.version === 3")
+        assert page.locator("#log li.current").get_attribute("data-step") == "2"
+        page.click("#replay button:has-text('Start')")
+        page.wait_for_function("() => window.TlatelolcoPage.view.version === 0")
+        assert page.locator("#turn").text_content().startswith("Step 0 of ")
+        assert "before the first move" in page.locator("#turn").text_content()
+        # a spectator: the lobby lists the game as watched
+        other = browser.new_page()
+        other.goto(f"{base}/games/{game['id']}")
+        other.wait_for_function("() => window.TlatelolcoPage?.view")
+        other.goto(base + "/")
+        other.wait_for_selector("text=Spectating")
+        assert errors == [], errors
+        other.close()
+        page.close()
