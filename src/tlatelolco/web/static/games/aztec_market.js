@@ -99,6 +99,7 @@
   }
   // squeeze an SVG text into `width` units when its letters (about `per` units each) would not fit
   function fit(node, width, per) {
+    node.setAttribute("data-fit", width);  // measured again once on the page (fitDrawn)
     if (node.textContent.length * per > width) {
       node.setAttribute("textLength", width);
       node.setAttribute("lengthAdjust", "spacingAndGlyphs");
@@ -607,6 +608,22 @@
   function draw(root, view) {
     const obs = view.observation;
     root.appendChild(h("div", { class: "tl-am" }, h("div", { class: "am-grid" }, drawBoard(view, obs), drawPanel(view, obs))));
+    fitDrawn(root);
+  }
+
+  // Labels whose drawn width (long Spanish words: GOBERNADOR, AGLOMERACIÓN) is more than
+  // the estimate allowed: squeezed to fit their tile.
+  function fitDrawn(root) {
+    for (const node of root.querySelectorAll("text[data-fit]")) {
+      if (node.hasAttribute("textLength")) continue;
+      const width = Number(node.getAttribute("data-fit"));
+      let drawn = 0;
+      try { drawn = node.getComputedTextLength(); } catch (err) { drawn = 0; }
+      if (drawn > width) {
+        node.setAttribute("textLength", width);
+        node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    }
   }
 
   function keys(move, view) {
