@@ -59,7 +59,8 @@ class Live:
                 return state, log
 
     def cached(self, state: State, key: object, make: Callable[[], str]) -> str:
-        """`make()` computed once per version and key (the state of a version never changes)."""
+        """`make()` computed once per state and key: a published state never changes, and
+        after an undo the same version number holds another state."""
         if self.cached_state is not state:
             self.cache, self.cached_state = {}, state
         cache = self.cache
