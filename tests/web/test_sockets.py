@@ -250,3 +250,34 @@ def test_a_flood_of_malformed_messages_counts_against_the_rate_too(client):
         answers = [reply(ws) for _ in range(300)]
         assert any(a.get("error") == "rate_limited" for a in answers)
         assert any(a.get("error") == "bad_message" for a in answers)
+
+
+def test_the_hello_may_name_a_language_and_nothing_else(client):
+    """The log's words come in the language of the hello; any other value is refused with the
+    languages there are, and an unknown field is still refused."""
+    game = create(client, "grand_bazaar", ["taken", "taken"], num_players=2)
+    gid, token = game["id"], game["seats"][0]["token"]
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:
+        ws.send_json({"type": "hello", "token": token, "lang": "es"})
+        view = ws.receive_json()
+        assert view["log"][0]["words"].startswith("Carta de precio")
+        assert view["log"][0]["text"].startswith("reveal")  # notation stays as it is
+    for bad in ("fr", "../es", "e" * 100, 1, None):
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+            ws.send_json({"type": "hello", "token": token, "lang": bad})
+            answer = ws.receive_json()
+            assert answer["error"] == "bad_message" and "'lang' is one of en, es" in \
+                answer["message"]
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:
+        ws.send_json({"type": "hello", "token": token, "language": "es"})
+        assert "no other field" in ws.receive_json()["message"]
+
+
+def test_the_catalogues_are_served_for_known_languages_only(client):
+    es = client.get("/i18n/es.json")
+    assert es.status_code == 200 and es.json()["messages"]["Your turn"] == "Tu turno"
+    assert client.get("/i18n/en.json").json()["messages"] == {}  # English is the message id
+    for bad in ("fr", "..", "es.json%00", "x" * 300):
+        response = client.get(f"/i18n/{bad}.json")
+        assert response.status_code == 404, bad
+        assert "the languages are en, es" in response.json()["message"]

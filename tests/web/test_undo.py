@@ -168,9 +168,15 @@ def test_the_why_message_gives_the_engines_reason(table):
         assert answer["type"] == "why" and "round 2" in answer["reason"]  # GB: sell from round 2
         assert why(ws, buy(current))["reason"] is None  # that one is legal
         assert why(ws, "x" * 500)["status"] == 422
+        assert why(ws, 5)["status"] == 422
+        assert why(ws, "fly to the moon")["reason"] == "'fly to the moon' is not a move of " \
+            "this game"
     with socket(client, game_id, tokens[1 - seat]) as ws:
         ws.receive_json()
         assert "turn" in why(ws, "buy ruby")["reason"]
+    with socket(client, game_id, None) as ws:  # a spectator is told, in its language
+        ws.receive_json()
+        assert why(ws, "buy ruby")["reason"] == "spectators do not move"
 
 
 def test_another_process_replays_the_game_after_an_undo(tmp_path):
