@@ -333,3 +333,32 @@ def test_the_log_in_words_marks_your_last_turn_and_shows_moves_on_the_board(brow
         assert errors == [], errors
         other.close()
         page.close()
+
+
+def test_the_board_zooms_and_the_zoom_is_kept_per_game(browser, tmp_path):
+    with live_server(tmp_path) as base:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        games = {}
+        for name in ("grand_bazaar", "aztec_market"):
+            games[name] = page.request.post(base + "/api/games", data={
+                "game": name, "options": {"num_players": 2},
+                "seats": ["taken", "bot:greedy"]}).json()["seats"][0]
+        seat = games["grand_bazaar"]
+        page.goto(seat["url"] + "#token=" + seat["token"])
+        wait_turn(page)
+        width = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
+        page.click("#zoom-in")
+        page.click("#zoom-in")
+        assert page.locator("#zoom-level").text_content() == "200%"
+        wider = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
+        assert wider > 1.5 * width
+        page.reload()
+        wait_turn(page)
+        assert page.locator("#zoom-level").text_content() == "200%"  # kept for this game
+        other = games["aztec_market"]
+        page.goto(other["url"] + "#token=" + other["token"])
+        wait_turn(page)
+        assert page.locator("#zoom-level").text_content() == "100%"  # another game: its own
+        page.click("#zoom-out")
+        assert page.locator("#zoom-level").text_content() == "75%"
+        page.close()

@@ -422,6 +422,7 @@
   function draw() {
     if (!view) return;
     document.body.dataset.game = view.game;
+    keptZoom();
     $("title").textContent = replayMode ? t("{title} — replay", {title: view.title}) : view.title;
     const root = $("board");
     const active = document.activeElement;
@@ -494,12 +495,24 @@
   // --- zoom: on a small screen the board may be enlarged and panned (it scrolls) ------------
   const ZOOMS = [0.75, 1, 1.5, 2, 3];
   const HINT_EQUAL = 0.05;  // values closer than this are within a short search's noise
-  function setZoom(z) {
-    prefs.set(`zoom:${view ? view.game : ""}`, String(z));
+  let zoomedGame = null;    // the game whose kept zoom the board shows
+  function showZoom(z) {
     $("board").style.setProperty("--zoom", String(z));
     $("zoom-level").textContent = `${Math.round(z * 100)}%`;
   }
+  function setZoom(z) {
+    prefs.set(`zoom:${view.game}`, String(z));
+    showZoom(z);
+  }
+  // the zoom this browser kept for the game, once the first view says which game it is
+  function keptZoom() {
+    if (zoomedGame === view.game) return;
+    zoomedGame = view.game;
+    const z = Number(prefs.get(`zoom:${view.game}`, "1"));
+    showZoom(ZOOMS.includes(z) ? z : 1);
+  }
   function zoomBy(step) {
+    if (!view) return;
     const now = Number($("board").style.getPropertyValue("--zoom")) || 1;
     const i = ZOOMS.findIndex((z) => z >= now - 1e-9);
     setZoom(ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, (i < 0 ? 1 : i) + step))]);
@@ -1027,9 +1040,6 @@
     $("language").append(T.languageSwitch());
     $("zoom-out").addEventListener("click", () => zoomBy(-1));
     $("zoom-in").addEventListener("click", () => zoomBy(1));
-    const kept = Number(prefs.get(`zoom:${(view && view.game) || ""}`, "1")) || 1;
-    $("board").style.setProperty("--zoom", String(kept));
-    $("zoom-level").textContent = `${Math.round(kept * 100)}%`;
     drawAlerts();
     if (window.TlatelolcoChat) {
       window.TlatelolcoChat.mount($("chat"), {gameId, replay: replayMode, lang: T.lang,
