@@ -406,9 +406,7 @@ class Service:
         return live, seat, self.act_as(live, seat, action, text, version)
 
     def act_as(self, live: Live, seat: int, action: Any, text: Any, version: Any) -> Change:
-        if type(version) is not int:
-            raise ApiError(422, "bad_version", "send 'version': the version of the view you "
-                           "are answering (an integer)")
+        _check_version_type(version)
         if (action is None) == (text is None):
             raise ApiError(422, "bad_action", "send exactly one of 'action' (an action number) "
                            "or 'text' (the move in the game's notation)")
@@ -423,10 +421,7 @@ class Service:
             self._catch_up(live, seats=False)  # another process may have stored steps
             state = live.state
             self._check_turn(live, seat)
-            if version != live.version:
-                raise ApiError(409, "stale_version", f"your view is of version {version} but "
-                               f"the game is at version {live.version}; reload the view",
-                               version=live.version)
+            _check_current(live, version)
             if text is not None:
                 try:
                     action = state.string_to_action(text)
@@ -445,16 +440,11 @@ class Service:
         """Take back the credential's last action of its current turn (see `undoable_steps`).
         The step goes to the game's take-backs (the record keeps it), not into its history."""
         live, seat = self.authenticate(game_id, token)
-        if type(version) is not int:
-            raise ApiError(422, "bad_version", "send 'version': the version of the view you "
-                           "are answering (an integer)")
+        _check_version_type(version)
         with live.lock:
             self._catch_up(live, seats=False)
             self._check_turn(live, seat)
-            if version != live.version:
-                raise ApiError(409, "stale_version", f"your view is of version {version} but "
-                               f"the game is at version {live.version}; reload the view",
-                               version=live.version)
+            _check_current(live, version)
             if not undoable_steps(live.log, seat, live.state.current_player()):
                 raise ApiError(409, "cannot_undo", "there is nothing to take back: only your "
                                "own moves of this turn, before anything is drawn or revealed "
@@ -593,12 +583,9 @@ class Service:
                            "over; until then step through it with the replay")
         meta: dict[str, Any] = {"id": live.row.id}
         if live.row.undos:
-            meta["taken_back"] = self.taken_back(live)  # the final line is the history
+            # the history is the final line; what was taken back, in order, goes beside it
+            meta["taken_back"] = self.store.takebacks_of(live.row.id)
         return make_record(live.state, [s.name for s in live.row.seats], meta=meta)
-
-    def taken_back(self, live: Live) -> list[dict[str, Any]]:
-        """The steps players took back, in the order they were taken back."""
-        return self.store.takebacks_of(live.row.id)
 
 
 def _job(live: Live, seat: int, spec: str | None, purpose: str = "bot") -> dict[str, Any]:
@@ -617,6 +604,20 @@ def bot_seed(seed: str, seat: int, version: int, purpose: str = "bot") -> int:
 
     digest = hashlib.sha256(f"{seed}:{purpose}:{seat}:{version}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def _check_version_type(version: Any) -> None:
+    if type(version) is not int:
+        raise ApiError(422, "bad_version", "send 'version': the version of the view you "
+                       "are answering (an integer)")
+
+
+def _check_current(live: Live, version: int) -> None:
+    """That the client answers the game's current version (lock held), else the 409."""
+    if version != live.version:
+        raise ApiError(409, "stale_version", f"your view is of version {version} but "
+                       f"the game is at version {live.version}; reload the view",
+                       version=live.version)
 
 
 def _changed(row: GameRow, **changes: Any) -> GameRow:
