@@ -7,6 +7,7 @@ import random
 
 import pytest
 from tests.aztec_market.positions import BLACK, BLUE, GREEN, RED, buy, free, market, sq, state_at
+from tests.reasons import spanish_of
 
 import tlatelolco
 from tlatelolco import IllegalActionError
@@ -60,10 +61,7 @@ def test_every_reason_is_english_and_spanish(num_players: int) -> None:
             assert (why is None) == (action in legal), (action, why)
             if why is None:
                 continue
-            assert isinstance(why, Reason), (action, why)
-            assert in_words(why, "en") == str(why)
-            spanish = in_words(why, "es", ["Ana", "Bea", "Carmen", "Dora"])
-            assert spanish and "{" not in spanish and "}" not in spanish, (why, spanish)
+            spanish = spanish_of(why, ["Ana", "Bea", "Carmen", "Dora"])
             texts[str(why)] = spanish
             templates.add(str(why.message[0]))
     differ = sum(en != es for en, es in texts.items()) / len(texts)
