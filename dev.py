@@ -4,8 +4,11 @@
     python3 dev.py COMMAND [ARGS...]
 
 Commands:
-    setup [--force]   create .venv if needed, install requirements.lock, then the project
-                      editable (skipped when requirements.lock and pyproject.toml are unchanged)
+    setup [--force] [--train]
+                      create .venv if needed, install requirements.lock, then the project
+                      editable (skipped when requirements.lock and pyproject.toml are unchanged);
+                      --train also installs PyTorch (CPU) and sb3-contrib for
+                      examples/train_maskable_ppo.py (CI does, to run its smoke test)
     test [ARGS]       ruff check src tests, then pytest -n 2 --dist worksteal ARGS
                       (non-zero if either fails)
     serve [ARGS]      tlatelolco serve ARGS: the web app on http://127.0.0.1:8000/
@@ -45,11 +48,16 @@ PYPROJECT = ROOT / "pyproject.toml"
 STAMP = VENV / ".setup-stamp"
 WINDOWS = os.name == "nt"
 PIP_FLAGS = ("--disable-pip-version-check", "--no-input", "--quiet")
+# The training example's packages: not in the lock, since PyTorch is large and most developers
+# never train. The CPU build of torch comes from a configured wheel source or PyTorch's own index.
+TRAIN = ("torch==2.13.0+cpu", "sb3-contrib==2.9.2")
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
+DEV_EXTRAS = "all,test"  # every extra but `train` (PyTorch), so the test suite skips nothing
 LOCK_HEADER = """\
 # Pinned runtime and test dependencies of tlatelolco (the project itself is not listed).
 # Do not edit by hand: change the dependencies in pyproject.toml, then regenerate with
 #     python3 dev.py lock
-# which creates a throwaway venv, runs `pip install -e '.[test]'` in it, then writes
+# which creates a throwaway venv, runs `pip install -e '.[all,test]'` in it, then writes
 # `pip freeze --exclude-editable` here. `python3 dev.py setup` installs this file.
 """
 
@@ -170,11 +178,26 @@ def in_venv(cmd: Sequence[str], cwd: Path | None = None) -> int:
     return call([found, *cmd[1:]], cwd=cwd, env=env)
 
 
+def setup_train() -> int:
+    """Install `TRAIN` into .venv (after `setup`)."""
+    python = venv_python(VENV)
+    have = subprocess.run([python, "-c", "import torch, sb3_contrib"], capture_output=True)
+    if have.returncode == 0:
+        return 0
+    say(f"installing {', '.join(TRAIN)} into .venv ...")
+    code = pip(python, "install", *TRAIN)
+    if code != 0:
+        say(f"retrying with PyTorch's CPU index, {TORCH_CPU_INDEX} ...")
+        code = pip(python, "install", "--extra-index-url", TORCH_CPU_INDEX, *TRAIN)
+    return code
+
+
 def cmd_setup(args: list[str]) -> int:
-    if args not in ([], ["--force"]):
-        say("usage: python3 dev.py setup [--force]")
+    if not set(args) <= {"--force", "--train"} or len(set(args)) != len(args):
+        say("usage: python3 dev.py setup [--force] [--train]")
         return 2
-    return setup(force=bool(args))
+    code = setup(force="--force" in args)
+    return setup_train() if code == 0 and "--train" in args else code
 
 
 def cmd_test(args: list[str]) -> int:
@@ -208,7 +231,8 @@ def cmd_run(args: list[str]) -> int:
 
 
 def cmd_lock(args: list[str]) -> int:
-    """Regenerate requirements.lock: a throwaway venv, install the project with [test], freeze."""
+    """Regenerate requirements.lock: a throwaway venv, install the project with every extra the
+    tests need (DEV_EXTRAS), freeze."""
     if args:
         say("usage: python3 dev.py lock")
         return 2
@@ -218,8 +242,8 @@ def cmd_lock(args: list[str]) -> int:
         say(f"creating a throwaway venv in {venv} ...")
         create_venv(venv)
         python = venv_python(venv)
-        say(f"installing {project}[test] into it ...")
-        code = pip(python, "install", "-e", f"{ROOT}[test]")
+        say(f"installing {project}[{DEV_EXTRAS}] into it ...")
+        code = pip(python, "install", "-e", f"{ROOT}[{DEV_EXTRAS}]")
         if code != 0:
             say(f"installing failed (exit {code}); {LOCK.name} is unchanged")
             return code

@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from tlatelolco.arena.schedule import Match
+from tlatelolco.extras import require
 from tlatelolco.match import play_match
 
 Progress = Callable[[int, int], None]
@@ -167,7 +168,7 @@ def _play_pool(matches: list[Match], workers: int, collected: Collected) -> None
 
 def _play_ray(matches: list[Match], workers: int | None, address: str,
               collected: Collected) -> None:
-    import ray  # only here: a plain run never pays for importing Ray
+    ray = require("ray", "cluster")  # only here: a plain run never pays for importing Ray
 
     if not address.strip():
         raise ValueError("the Ray address is empty; use local, auto or ray://host:10001")

@@ -19,6 +19,7 @@ from tlatelolco.cli.common import FAILURE, fail, language, missing_rules_message
 from tlatelolco.cli.play import load_game, run_play, seat_specs
 from tlatelolco.cli.replay import print_all, step_through
 from tlatelolco.cli.report import report as report_command
+from tlatelolco.extras import MissingExtra, require
 from tlatelolco.i18n import pick_language
 from tlatelolco.records import RecordError, load_record
 from tlatelolco.registry import game_class, list_games, load
@@ -315,6 +316,12 @@ def serve(
         settings.db = db
     if redis is not None:
         settings.redis = redis or None
+    from tlatelolco.web.db import normalise_url
+
+    if normalise_url(settings.db).startswith("postgresql"):  # refused before the server starts
+        require("psycopg", "server")
+    if settings.redis:
+        require("redis", "server")
     Console().print(f"Tlatelolco on http://{host}:{port}/  (database: {settings.db}"
                     f"{', redis: ' + settings.redis if settings.redis else ''})", markup=False)
     try:
@@ -334,4 +341,8 @@ app.command("report")(report_command)  # balance reports: tlatelolco/cli/report.
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except MissingExtra as err:  # an optional part asked for but not installed
+        Console(stderr=True).print(f"Error: {err}", markup=False, highlight=False)
+        raise SystemExit(FAILURE) from None

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from tlatelolco.cli.common import FAILURE, fail, games_progress
 from tlatelolco.cli.play import player_count, split_pairs
+from tlatelolco.extras import require
 from tlatelolco.registry import game_class
 
 # a `key=value` part continues the spec before it; any other part starts a new bot
@@ -107,6 +108,8 @@ def arena(
         fail(f"--workers {workers}: use at least 1 worker process")
     if ray is not None and not ray.strip():
         fail("--ray needs an address: local, auto or ray://host:10001")
+    if ray is not None:
+        require("ray", "cluster")  # refused with the install command before any game is played
     count = default_players(game, len(specs)) if players is None else players
     try:
         matches = schedule(game, specs, games, count, seed, options,

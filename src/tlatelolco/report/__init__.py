@@ -31,7 +31,7 @@ def default_bots(game: Game) -> tuple[str, ...]:
 
 def __getattr__(name: str) -> Any:
     if name == "build_report":
-        from tlatelolco.report.build import build_report
+        from tlatelolco.report.build import build_report  # refused without the report extra
 
         return build_report
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

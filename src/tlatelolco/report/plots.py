@@ -10,11 +10,15 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch
-
+from tlatelolco.extras import missing
 from tlatelolco.report.stats import Rate, Stats
+
+try:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+except ImportError as err:  # the `report` extra: say how to install it
+    raise missing("matplotlib", "report") from err
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")

@@ -35,6 +35,8 @@ from sqlalchemy import (
     event,
 )
 
+from tlatelolco.extras import require
+
 metadata = MetaData()
 
 games = Table(
@@ -111,6 +113,8 @@ def normalise_url(url: str) -> str:
 
 def make_engine(url: str) -> Engine:
     url = normalise_url(url)
+    if url.startswith("postgresql+psycopg"):
+        require("psycopg", "server")  # a plain install serves on SQLite only
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
         event.listen(engine, "connect", _sqlite_pragmas)

@@ -13,6 +13,8 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
+from tlatelolco.extras import require
+
 
 class PubSub:
     """Fans messages out to this process's subscribers; subclasses add a shared transport."""
@@ -61,7 +63,7 @@ class RedisPubSub(PubSub):
 
     def __init__(self, url: str) -> None:
         super().__init__()
-        import redis.asyncio as redis
+        redis = require("redis.asyncio", "server")
 
         self.url = url
         self._redis = redis.Redis.from_url(url)
