@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from tlatelolco.tensors import Layout, numpy
+
 CHANCE = -1
 TERMINAL = -4
 LARGE_ACTION_SPACE = 5000  # beyond this a game parses its notation instead of listing spellings
@@ -207,6 +209,20 @@ class Game:
     def max_game_length(self) -> int:
         raise NotImplementedError
 
+    def observation_tensor_layout(self) -> Layout:
+        """The named sections of `State.observation_tensor` (the same object on every call)."""
+        raise NotImplementedError(f"{self.info.name} has no observation tensor")
+
+    def information_state_tensor_layout(self) -> Layout:
+        """The named sections of `State.information_state_tensor`."""
+        raise NotImplementedError(f"{self.info.name} has no information state tensor")
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return self.observation_tensor_layout().shape
+
+    def information_state_tensor_shape(self) -> tuple[int, ...]:
+        return self.information_state_tensor_layout().shape
+
     def new_initial_state(self) -> State:
         raise NotImplementedError
 
@@ -333,6 +349,15 @@ class State:
             hidden |= self.hidden_steps(seat)
         return hidden
 
+    def _write_observation_tensor(self, player: int, out: Any) -> None:
+        """Write what `player` sees now into `out`, a zero `float32` vector of the game's
+        observation layout."""
+        raise NotImplementedError(f"{self._game.info.name} has no observation tensor")
+
+    def _write_information_state_tensor(self, player: int, out: Any) -> None:
+        """Write what `player` has seen so far into `out` (zero, information state layout)."""
+        raise NotImplementedError(f"{self._game.info.name} has no information state tensor")
+
     def _key(self) -> tuple[Any, ...]:
         """Everything that makes this state what it is (for equality)."""
         raise NotImplementedError
@@ -362,6 +387,37 @@ class State:
         if type(player) is not int or not 0 <= player < n:
             raise ValueError(f"seat {player!r} does not exist; {self._game!r} has seats 0 to "
                              f"{n - 1}")
+
+    def observation_tensor(self, player: int) -> Any:
+        """What `player` may see now, as a new NumPy `float32` vector laid out by
+        `game.observation_tensor_layout()`: the current view, nothing another seat hides."""
+        self.check_seat(player)
+        out = self._game.observation_tensor_layout().zeros()
+        self._write_observation_tensor(player, out)
+        return out
+
+    def information_state_tensor(self, player: int) -> Any:
+        """What `player` has seen from the start (perfect recall where the current view
+        forgets), as a new `float32` vector laid out by `information_state_tensor_layout()`."""
+        self.check_seat(player)
+        out = self._game.information_state_tensor_layout().zeros()
+        self._write_information_state_tensor(player, out)
+        return out
+
+    def legal_actions_mask(self, player: int | None = None) -> Any:
+        """A NumPy `int8` vector of `num_distinct_actions()`: 1 at each action `player` (default:
+        the seat to move) may take now. All zero at a chance node, at the end, or for a seat
+        that is not to move."""
+        np = numpy()
+        mask = np.zeros(self._game.num_distinct_actions(), np.int8)
+        to_move = self.current_player()
+        if player is None:
+            player = to_move
+        else:
+            self.check_seat(player)
+        if player == to_move and player >= 0:
+            mask[self.legal_actions()] = 1
+        return mask
 
     def move_number(self) -> int:
         return len(self._history)
