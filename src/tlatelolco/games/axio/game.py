@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tlatelolco.contract import Game, GameInfo, Option, shown
+from tlatelolco.games.axio import tensors
 from tlatelolco.games.axio.rules import STACK, START_TILES
 from tlatelolco.games.axio.state import AxioState
 from tlatelolco.games.axio.table import NUM_ACTIONS, Table
@@ -21,6 +22,7 @@ from tlatelolco.games.axio.tiles import (
     tiles_data,
 )
 from tlatelolco.i18n import N_
+from tlatelolco.tensors import Layout
 
 
 def max_game_length(num_players: int) -> int:
@@ -100,6 +102,12 @@ class AxioGame(Game):
 
     def max_game_length(self) -> int:
         return max_game_length(self.num_players())
+
+    def observation_tensor_layout(self) -> Layout:
+        return tensors.observation_layout(self.num_players())
+
+    def information_state_tensor_layout(self) -> Layout:
+        return tensors.information_state_layout(self.num_players())
 
     def new_initial_state(self) -> AxioState:
         return AxioState(self, self.tiles)

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from tlatelolco.contract import Game, State, shared_victory
-from tlatelolco.games.axio import rules, words
+from tlatelolco.games.axio import rules, tensors, words
 from tlatelolco.games.axio.table import (
     DRAW,
     NUM_ACTIONS,
@@ -265,6 +265,12 @@ class AxioState(State):
                 new._history[t.hand_step[seat]] = DRAW + tile
         t.pool = unseen
         return new
+
+    def _write_observation_tensor(self, player: int, out: Any) -> None:
+        tensors.write_observation(self._t, self._tiles, player, out)
+
+    def _write_information_state_tensor(self, player: int, out: Any) -> None:
+        tensors.write_information_state(self._t, self._tiles, self._history, player, out)
 
     def _key(self) -> tuple[Any, ...]:
         return (self._t.key(), tuple(self._history))

@@ -6,10 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from tlatelolco.contract import Game, GameInfo, Option
+from tlatelolco.games.aztec_market import tensors
 from tlatelolco.games.aztec_market.components import GOODS_PER_COLOUR, NUM_ACTIONS, TEAMS
 from tlatelolco.games.aztec_market.market import Market
 from tlatelolco.games.aztec_market.state import AztecMarketState
 from tlatelolco.i18n import N_
+from tlatelolco.tensors import Layout
 
 MAX_REMOVED = 4 * GOODS_PER_COLOUR - 4
 
@@ -85,6 +87,13 @@ class AztecMarketGame(Game):
 
     def teams(self) -> tuple[tuple[int, ...], ...]:
         return TEAMS[self.num_players()]
+
+    def observation_tensor_layout(self) -> Layout:
+        """See `tensors` and docs/tensors/aztec_market.md; one object per player count."""
+        return tensors.plan(self.num_players()).observation
+
+    def information_state_tensor_layout(self) -> Layout:
+        return tensors.plan(self.num_players()).information
 
     def new_initial_state(self) -> AztecMarketState:
         return AztecMarketState(self)

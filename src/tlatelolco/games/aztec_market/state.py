@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tlatelolco.contract import Game, State
-from tlatelolco.games.aztec_market import rules, words
+from tlatelolco.games.aztec_market import rules, tensors, words
 from tlatelolco.games.aztec_market.components import (
     BUY,
     BUYER_NAMES,
@@ -340,6 +340,13 @@ class AztecMarketState(State):
             "terminal": self.is_terminal(),
             "returns": self.returns() if self.is_terminal() else None,
         }
+
+    def _write_observation_tensor(self, player: int, out: Any) -> None:
+        tensors.write_observation(self._m, player, out)
+
+    def _write_information_state_tensor(self, player: int, out: Any) -> None:
+        """The observation and what the history recalls (all of it public: AM-8)."""
+        tensors.write_information_state(self._m, self._history, player, out)
 
     def _key(self) -> tuple[Any, ...]:
         return (self._m.key(), tuple(self._history))

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from tlatelolco.contract import Game, GameInfo, Option
-from tlatelolco.games.grand_bazaar import rules
+from tlatelolco.games.grand_bazaar import rules, tensors
 from tlatelolco.games.grand_bazaar.board import Bazaar
 from tlatelolco.games.grand_bazaar.cards import NUM_ACTIONS, NUM_CARDS, ROUNDS
 from tlatelolco.games.grand_bazaar.state import GrandBazaarState
 from tlatelolco.i18n import N_
+from tlatelolco.tensors import Layout
 
 # A turn has at most 4 sells (only cards held at its start can be sold: no wash trades), at most
 # 4 buys (hand limit) and the end: 9 actions. Round 27 has no trading.
@@ -46,6 +47,12 @@ class GrandBazaarGame(Game):
 
     def max_game_length(self) -> int:
         return max_game_length(self.num_players())
+
+    def observation_tensor_layout(self) -> Layout:
+        return tensors.observation_layout(self.num_players())
+
+    def information_state_tensor_layout(self) -> Layout:
+        return tensors.information_state_layout(self.num_players())
 
     def new_initial_state(self) -> GrandBazaarState:
         return GrandBazaarState(self)

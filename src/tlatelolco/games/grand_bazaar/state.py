@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tlatelolco.contract import CHANCE, TERMINAL, Game, State
-from tlatelolco.games.grand_bazaar import rules, words
+from tlatelolco.games.grand_bazaar import rules, tensors, words
 from tlatelolco.games.grand_bazaar.board import Bazaar
 from tlatelolco.games.grand_bazaar.cards import (
     BUY,
@@ -171,6 +171,12 @@ class GrandBazaarState(State):
         if self._player == TERMINAL:
             view["returns"] = self.returns()
         return view
+
+    def _write_observation_tensor(self, player: int, out: Any) -> None:
+        tensors.write_observation(self._b, player, out)
+
+    def _write_information_state_tensor(self, player: int, out: Any) -> None:
+        tensors.write_information_state(self._b, self._history, player, out)
 
     def _key(self) -> tuple[Any, ...]:
         return (self._b.key(), tuple(self._history))

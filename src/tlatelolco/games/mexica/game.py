@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tlatelolco.contract import Game, GameInfo, Option
+from tlatelolco.games.mexica import tensors
 from tlatelolco.games.mexica.actions import NUM_ACTIONS
 from tlatelolco.games.mexica.city import City
 from tlatelolco.games.mexica.components import (
@@ -14,6 +15,7 @@ from tlatelolco.games.mexica.components import (
 )
 from tlatelolco.games.mexica.state import MexicaState
 from tlatelolco.i18n import N_
+from tlatelolco.tensors import Layout
 
 
 def max_game_length(num_players: int) -> int:
@@ -54,6 +56,12 @@ class MexicaGame(Game):
 
     def max_game_length(self) -> int:
         return max_game_length(self.num_players())
+
+    def observation_tensor_layout(self) -> Layout:
+        return tensors.observation_layout(self.num_players())
+
+    def information_state_tensor_layout(self) -> Layout:
+        return tensors.information_state_layout(self.num_players())
 
     def new_initial_state(self) -> MexicaState:
         return MexicaState(self)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tlatelolco.contract import Game, State, shared_victory
-from tlatelolco.games.mexica import notation, rules, words
+from tlatelolco.games.mexica import notation, rules, tensors, words
 from tlatelolco.games.mexica.board import AXIS_NAMES, NAMES, ROWS
 from tlatelolco.games.mexica.city import OVER, PHASE_NAMES, PLAYING, City
 from tlatelolco.games.mexica.components import MAX_ROUNDS, SIZES
@@ -72,6 +72,12 @@ class MexicaState(State):
         """Everything is public (MX-12); the part-2 tiles are known by elimination."""
         self.check_seat(player)
         return view(self._c, self.current_player(), self.returns())
+
+    def _write_observation_tensor(self, player: int, out: Any) -> None:
+        tensors.write_observation(self._c, player, out)
+
+    def _write_information_state_tensor(self, player: int, out: Any) -> None:
+        tensors.write_information_state(self._c, self._history, player, out)
 
     def _key(self) -> tuple[Any, ...]:
         return (self._c.key(), tuple(self._history))
