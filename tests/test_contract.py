@@ -138,3 +138,14 @@ def test_views_of_a_seat_that_does_not_exist_are_refused(seat: object) -> None:
     for view in (state.observation, state.information_state_string):
         with pytest.raises(ValueError, match=r"seat .* does not exist; .* has seats 0 to 2"):
             view(seat)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", tlatelolco.list_games())
+def test_a_configured_game_pickles_to_an_equal_game(name: str) -> None:
+    """Vector environments and process pools send games to workers by pickling them."""
+    import pickle
+
+    game = tlatelolco.load(name, num_players=2)
+    again = pickle.loads(pickle.dumps(game))
+    assert again == game and type(again) is type(game)
+    assert dict(again.options) == dict(game.options)

@@ -1,8 +1,8 @@
 """The documentation is tested: its Python examples run, and the rules pages cite every rule.
 
-Every ```python block of docs/*.md and README.md runs, each file's blocks in order in one fresh
-namespace (so later blocks use names from earlier ones). A block whose first line is
-`# docs: skip` is not run (for code that needs something not yet built).
+Every ```python block of docs/*.md, docs/tensors/*.md and README.md runs, each file's blocks in
+order in one fresh namespace (so later blocks use names from earlier ones). A block whose first
+line is `# docs: skip` is not run (for code that needs something not yet built).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def python_blocks(text: str) -> list[Block]:
 
 
 def doc_files() -> list[Path]:
-    files = sorted((ROOT / "docs").glob("*.md"))
+    files = sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "docs" / "tensors").glob("*.md"))
     readme = ROOT / "README.md"
     if readme.is_file():
         files.append(readme)

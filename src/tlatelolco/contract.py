@@ -250,6 +250,11 @@ class Game:
                 raise IllegalActionError(f"history[{index}]: {err}", action) from None
         return state
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class and options (the options' read-only view cannot be), so a game
+        crosses to worker processes: vector environments, the arena's pool."""
+        return _configured, (type(self), dict(self.options))
+
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Game) and other.info.name == self.info.name
                 and dict(other.options) == dict(self.options))
@@ -511,6 +516,10 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{self._game!r} state after {len(self._history)} actions>"
+
+
+def _configured(cls: type[Game], options: dict[str, Any]) -> Game:
+    return cls(**options)
 
 
 def normalise(text: str) -> str:
