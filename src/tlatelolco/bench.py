@@ -1,5 +1,6 @@
-"""Single-core speed of the rules engines (random playouts, clones, legal-action generation) and
-of each game's search bot (MCTS iterations per second).
+"""Single-core speed of the rules engines (random playouts, clones, legal-action generation), of
+each game's search bot (MCTS iterations per second) and, on request, of its PettingZoo
+environment (agent steps per second).
 
 Everything runs in this process on one core (no multiprocessing, by design): the figures are
 what one bot or one environment worker gets. Benchmarks, not timed tests, guard speed, so
@@ -23,9 +24,11 @@ from typing import Any
 from tlatelolco.chance import random_playout
 from tlatelolco.contract import Game, State
 from tlatelolco.registry import list_games, load
+from tlatelolco.tensors import numpy
 
 MAX_SAMPLES = 64  # mid-game states kept for the clone and legal_actions measurements
 WARM_UP_SECONDS = 0.2  # upper bound; a tenth of the budget when that is smaller
+ENV_STEPS_PER_CHECK = 32  # environment steps between two readings of the clock
 
 Operation = Callable[[Sequence[State]], None]
 
@@ -36,12 +39,14 @@ def run(
     players: dict[str, int] | None = None,
     *,
     seed: int = 0,
+    env: bool = False,
 ) -> list[dict[str, Any]]:
     """Benchmark each game (default: every registered one) and return one dict per game.
 
     Random playouts run whole games for `seconds` per game; clone and legal_actions are then
     timed for a quarter of that each, and the search bot for half, on mid-game states sampled
-    from those playouts.
+    from those playouts. `env` adds the PettingZoo environment, stepped for `seconds` more
+    (see `env_rate`; it needs the `rl` extra).
     `players` maps a game name to a player count (default: the game's own default).
     """
     if seconds <= 0:
@@ -51,11 +56,12 @@ def run(
     stray = sorted(set(players) - set(names))
     if stray:
         raise ValueError(f"player counts given for games not benchmarked: {', '.join(stray)}")
-    return [bench_game(name, seconds, players.get(name), seed=seed) for name in names]
+    return [bench_game(name, seconds, players.get(name), seed=seed, env=env) for name in names]
 
 
 def bench_game(
-    name: str, seconds: float = 2.0, num_players: int | None = None, *, seed: int = 0
+    name: str, seconds: float = 2.0, num_players: int | None = None, *, seed: int = 0,
+    env: bool = False,
 ) -> dict[str, Any]:
     """The benchmark figures of one game (see `run`)."""
     from tlatelolco.bots import search_spec  # bots import the engines; keep this module light
@@ -70,7 +76,7 @@ def bench_game(
     _per_second(_legal_all, samples, warm_up / 4)
 
     iterations, searched = _search_rate(game, samples, seconds / 2)
-    return {
+    row = {
         "game": name,
         "players": game.num_players(),
         "moves_per_s": round(moves / elapsed, 1),
@@ -83,6 +89,58 @@ def bench_game(
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "machine": machine(),
     }
+    if env:
+        row.update(env_rate(name, game.num_players(), seconds, seed=seed))
+        row["env_vs_engine"] = round(row["env_steps_per_s"] / row["moves_per_s"], 2)
+    return row
+
+
+def env_rate(name: str, num_players: int, seconds: float, *, seed: int = 0) -> dict[str, float]:
+    """Agent steps per second of the game's PettingZoo environment, as `env()` returns it (with
+    its wrapper), the way a learner drives it: each step reads `last()` (the observation tensor
+    and the legal-action mask of the agent to move, made anew) and takes a uniformly random
+    legal action, drawn with a seeded NumPy generator from the mover's `info["legal_actions"]`
+    (the mask's ones, without searching a mask of 357,516 entries); finished games are reset
+    and go on. Only actions
+    count as steps, but the time includes the dead agents' None steps and the resets.
+
+    Returns `env_steps_per_s` and `env_steps_per_game` (agent actions per finished game).
+    """
+    from tlatelolco.rl.pettingzoo import env as make_env  # needs the rl extra: only on request
+
+    aec = make_env(name, num_players=num_players)
+    gen = numpy().random.default_rng(seed)
+    aec.reset(seed=seed)
+    _env_steps(aec, gen, min(WARM_UP_SECONDS, seconds / 10))
+    aec.reset()  # the timed run starts a game, so every game it finishes is counted whole
+    steps, finished, in_finished, elapsed = _env_steps(aec, gen, seconds)
+    return {"env_steps_per_s": round(steps / elapsed, 1),
+            "env_steps_per_game": round(in_finished / finished, 1) if finished else 0.0}
+
+
+def _env_steps(aec: Any, gen: Any, seconds: float) -> tuple[int, int, int, float]:
+    """Random legal actions for about `seconds`: (actions, finished games, actions in those
+    games, elapsed time). The clock is read every `ENV_STEPS_PER_CHECK` steps."""
+    steps = finished = in_finished = game_start = 0
+    clock = time.perf_counter
+    start = clock()
+    while True:
+        for _ in range(ENV_STEPS_PER_CHECK):
+            _observation, _, terminated, truncated, info = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                if not aec.agents:
+                    finished += 1
+                    in_finished += steps - game_start
+                    game_start = steps
+                    aec.reset()
+                continue
+            legal = info["legal_actions"]  # the mask's ones, listed by the environment
+            aec.step(legal[gen.integers(len(legal))])
+            steps += 1
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return steps, finished, in_finished, elapsed
 
 
 def _playouts(

@@ -147,10 +147,17 @@ def bench(
         "answers, which measures its capacity).")] = 0.0,
     json_path: Annotated[Path | None, typer.Option(
         "--json", metavar="PATH", help="Also write the measurements to this JSON file.")] = None,
+    env: Annotated[bool, typer.Option(
+        "--env", help="engine: also step each game's PettingZoo environment with random legal "
+        "actions for --seconds more and report its agent steps/s (needs the rl extra).")] = False,
 ) -> None:
     """Measure speed: engines playing random games and searching, or the web server under load."""
     if target not in ("engine", "server"):
         fail(f"unknown benchmark {target!r}; allowed: engine, server")
+    if env and target != "engine":
+        fail("--env measures the PettingZoo environment next to the engine: use bench engine")
+    if env:
+        require("pettingzoo", "rl")  # refused before any measuring when the extra is missing
     for name in game or []:
         try:
             game_class(name)
@@ -172,15 +179,21 @@ def bench(
             except ValueError as err:
                 fail(str(err))
     counts = None if players is None else dict.fromkeys(names, players)
-    rows = engine_bench.run(names, seconds, counts)
-    table = Table(title=f"Engine speed ({seconds:g} s per game)", title_justify="left",
-                  caption="search/s: iterations per second of the game's search bot (MCTS; "
-                  "ISMCTS where seats hide things) with its default parameters",
-                  caption_justify="left")
+    rows = engine_bench.run(names, seconds, counts, env=env)
+    caption = ("search/s: iterations per second of the game's search bot (MCTS; ISMCTS where "
+               "seats hide things) with its default parameters")
     columns = [("game", "game", None), ("n", "players", None),
                ("moves/s", "moves_per_s", 0), ("games/s", "games_per_s", 1),
                ("clones/s", "clones_per_s", 0), ("legal/s", "legal_actions_per_s", 0),
                ("length", "mean_length", 1), ("search/s", "search_iterations_per_s", 0)]
+    if env:
+        caption += ("\nenv steps/s: agent actions per second of the PettingZoo environment "
+                    "(observation and mask read every step); env/engine: env steps/s over "
+                    "moves/s; env length: agent actions per game")
+        columns += [("env steps/s", "env_steps_per_s", 0), ("env/engine", "env_vs_engine", 2),
+                    ("env length", "env_steps_per_game", 1)]
+    table = Table(title=f"Engine speed ({seconds:g} s per game)", title_justify="left",
+                  caption=caption, caption_justify="left")
     for title, _, digits in columns:
         table.add_column(title, justify="left" if digits is None else "right")
     for row in rows:
