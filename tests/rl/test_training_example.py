@@ -11,30 +11,18 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-import os
 import random
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
+from tests.ci import unavailable
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
 TINY = {"n_steps": 128, "batch_size": 64, "n_epochs": 1}  # a few hundred steps in seconds
 WINDOW = 14
-
-
-def under_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
-
-
-def unavailable(message: str) -> NoReturn:
-    """Skip for a developer without the training extra; fail under CI, where it must be there."""
-    if under_ci():
-        pytest.fail(f"{message} (CI=true: this test must run, not skip; install the train "
-                    "extra)", pytrace=False)
-    pytest.skip(message)
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +32,8 @@ def example() -> ModuleType:
         try:
             importlib.import_module(module)
         except ImportError:
-            unavailable(f"the training example needs {module!r}: pip install -e '.[train]'")
+            unavailable(f"the training example needs {module!r}: pip install -e '.[train]'",
+                        "install the train extra: python3 dev.py setup --train")
     spec = importlib.util.spec_from_file_location("train_maskable_ppo", EXAMPLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -20,26 +20,15 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import httpx
 import pytest
+from tests.ci import unavailable as unavailable
 
 POSTGRES_VAR = "TLATELOLCO_TEST_POSTGRES"
 REDIS_VAR = "TLATELOLCO_TEST_REDIS"
 START_TIMEOUT = 30.0  # seconds a server may take to answer /healthz
-
-
-def under_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
-
-
-def unavailable(message: str) -> NoReturn:
-    """Skip for a developer without the service; fail under CI, where it must be there."""
-    if under_ci():
-        pytest.fail(f"{message} (CI=true: this test must run, not skip; .ci/run starts the "
-                    "services and sets the variables)", pytrace=False)
-    pytest.skip(message)
 
 
 # --- PostgreSQL --------------------------------------------------------------------------------

@@ -28,7 +28,6 @@ from tlatelolco.games.aztec_market.components import (
     COINS,
     DRAW,
     GOODS_PER_COLOUR,
-    HOLE,
     HOLE_AT,
     KING_BUYS,
     KING_SKIPS,
@@ -44,7 +43,12 @@ from tlatelolco.games.aztec_market.components import (
     TILE_COUNTS,
 )
 from tlatelolco.games.aztec_market.market import BUILD, OVER, RANDOM_BUILD, RESTOCK, Market
-from tlatelolco.games.aztec_market.rules import PASS_MARKET_MOVES, RESTOCK_DRAWS, returns
+from tlatelolco.games.aztec_market.rules import (
+    PASS_MARKET_MOVES,
+    RESTOCK_DRAWS,
+    returns,
+    tiles_left,  # AM-3: the market tiles of each kind not yet on the market
+)
 from tlatelolco.tensors import Layout, Section, numpy
 
 NUM_PHASES = 10  # market.BUILD ... market.OVER, as state.PHASE_NAMES names them
@@ -249,7 +253,7 @@ def counts(m: Market, player: int, colours: tuple[int, ...], goods: tuple[int, .
         if c >= 0:
             holdings[at + c] += g
     return [
-        *(tiles_to_place(m) if m.phase in (BUILD, RANDOM_BUILD) else pl.no_tiles),
+        *(tiles_left(m) if m.phase in (BUILD, RANDOM_BUILD) else pl.no_tiles),
         *m.vendor_goods, *m.king_goods,
         *goods, *holdings, *side_scores(holdings, m.king_goods, pl),
         m.reserve, m.bag(), *m.unseen,
@@ -259,13 +263,6 @@ def counts(m: Market, player: int, colours: tuple[int, ...], goods: tuple[int, .
     ]
 
 
-def tiles_to_place(m: Market) -> list[int]:
-    """AM-3: the market tiles of each kind not yet on the market."""
-    left = list(TILE_COUNTS)
-    for tile in m.layout:
-        if tile != HOLE:
-            left[tile] -= 1
-    return left
 
 
 def side_scores(holdings: list[int], king: list[int], pl: Plan) -> list[int]:
