@@ -101,8 +101,8 @@ def env_rate(name: str, num_players: int, seconds: float, *, seed: int = 0) -> d
     and the legal-action mask of the agent to move, made anew) and takes a uniformly random
     legal action, drawn with a seeded NumPy generator from the mover's `info["legal_actions"]`
     (the mask's ones, without searching a mask of 357,516 entries); finished games are reset
-    and go on. Only actions
-    count as steps, but the time includes the dead agents' None steps and the resets.
+    and go on. Only actions count as steps, but the time includes the dead agents' None steps
+    and the resets.
 
     Returns `env_steps_per_s` and `env_steps_per_game` (agent actions per finished game).
     """

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from tlatelolco.tensors import Layout, numpy
+from tlatelolco.tensors import Layout, action_mask
 
 CHANCE = -1
 TERMINAL = -4
@@ -413,16 +413,13 @@ class State:
         """A NumPy `int8` vector of `num_distinct_actions()`: 1 at each action `player` (default:
         the seat to move) may take now. All zero at a chance node, at the end, or for a seat
         that is not to move."""
-        np = numpy()
-        mask = np.zeros(self._game.num_distinct_actions(), np.int8)
         to_move = self.current_player()
         if player is None:
             player = to_move
         else:
             self.check_seat(player)
-        if player == to_move and player >= 0:
-            mask[self.legal_actions()] = 1
-        return mask
+        legal = self.legal_actions() if player == to_move and player >= 0 else []
+        return action_mask(legal, self._game.num_distinct_actions())
 
     def move_number(self) -> int:
         return len(self._history)

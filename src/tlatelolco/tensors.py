@@ -37,6 +37,15 @@ def numpy() -> Any:
     return _numpy
 
 
+def action_mask(actions: Sequence[int], size: int) -> Any:
+    """A new `int8` vector of `size` with a 1 at each of `actions` (the legal ones): the
+    mask every environment hands a learner."""
+    np = numpy()
+    mask = np.zeros(size, np.int8)
+    mask[actions] = 1
+    return mask
+
+
 class Layout:
     """The sections of a flat tensor, in order; immutable and cheap to share."""
 

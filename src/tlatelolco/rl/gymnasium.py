@@ -29,8 +29,9 @@ from tlatelolco.contract import Game, IllegalActionError
 from tlatelolco.extras import require
 from tlatelolco.registry import load
 
-# the PettingZoo env's tensor bound and board pictures, so the two environments agree
-from tlatelolco.rl.pettingzoo import OBSERVATION_BOUND, board_lines, picture
+# the PettingZoo env's spaces and board pictures, so the two environments agree
+from tlatelolco.rl.pettingzoo import board_lines, picture, seat_space
+from tlatelolco.tensors import action_mask
 
 gym = require("gymnasium", "rl")
 spaces = require("gymnasium.spaces", "rl")
@@ -87,7 +88,7 @@ class TlatelolcoEnv(gym.Env):  # type: ignore[misc]
         if type(mask_in_info) is not bool:
             raise ValueError(f"mask_in_info must be True or False; got {mask_in_info!r}")
         self.mask_in_info = mask_in_info
-        self.observation_space = observation_space(self.game)
+        self.observation_space = seat_space(self.game)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
         self.seat = 0 if seat == "random" else int(seat)
         self.state: Any = None  # the true engine state: for analysis, never for the policy
@@ -250,8 +251,7 @@ class TlatelolcoEnv(gym.Env):  # type: ignore[misc]
         observation = self.state.observation_tensor(self.seat)
         to_move = not self._over and self.state.current_player() == self.seat
         self._legal = list(self.state.legal_actions()) if to_move else []
-        self._mask = np.zeros(self.game.num_distinct_actions(), np.int8)
-        self._mask[self._legal] = 1
+        self._mask = action_mask(self._legal, self.game.num_distinct_actions())
         return {"observation": observation, "action_mask": self._mask}
 
     def _info(self) -> dict[str, Any]:
@@ -269,16 +269,6 @@ class TlatelolcoEnv(gym.Env):  # type: ignore[misc]
     def __repr__(self) -> str:
         return (f"TlatelolcoEnv({self.game!r}, seat={self.seat_choice!r}, "
                 f"opponents={list(self.opponents)!r})")
-
-
-def observation_space(game: Game) -> Any:
-    """The Dict space of a seat's observation: the tensor and the legal-action mask."""
-    size = game.observation_tensor_layout().size
-    actions = game.num_distinct_actions()
-    return spaces.Dict({
-        "observation": spaces.Box(-OBSERVATION_BOUND, OBSERVATION_BOUND, (size,), np.float32),
-        "action_mask": spaces.Box(0, 1, (actions,), np.int8),
-    })
 
 
 def _load_game(game: str | Game, options: dict[str, Any]) -> Game:

@@ -34,9 +34,10 @@ import unicodedata
 from typing import Any
 
 from tlatelolco.chance import sample_chance
-from tlatelolco.contract import CHANCE, IllegalActionError, shown
+from tlatelolco.contract import CHANCE, Game, IllegalActionError, shown
 from tlatelolco.extras import missing
 from tlatelolco.registry import load
+from tlatelolco.tensors import action_mask
 
 try:
     import gymnasium
@@ -52,6 +53,16 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 # Every tensor value lies in [-1, 1]: the games scale counts into [0, 1] (docs/tensors/), and
 # Axio's tile positions into [-1, 1]. The tests check it over whole games.
 OBSERVATION_BOUND = 1.0
+
+
+def seat_space(game: Game) -> spaces.Dict:
+    """What one seat observes, for this environment and the Gymnasium one: its observation
+    tensor and its legal-action mask."""
+    return spaces.Dict({
+        "observation": spaces.Box(-OBSERVATION_BOUND, OBSERVATION_BOUND,
+                                  game.observation_tensor_shape(), np.float32),
+        "action_mask": spaces.Box(0, 1, (game.num_distinct_actions(),), np.int8),
+    })
 
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> AECEnv:
@@ -101,8 +112,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
                          "is_parallelizable": False, "render_fps": 1}
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players())]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {agent: self._observation_space()
-                                   for agent in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, seat_space(self.game))
         self.action_spaces = {agent: spaces.Discrete(self.game.num_distinct_actions())
                               for agent in self.possible_agents}
         self._rng = random.Random()
@@ -117,14 +127,6 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         if type(max_steps) is not int or max_steps < 1:
             raise ValueError(f"max_steps must be a positive integer, got {shown(max_steps)}")
         return max_steps
-
-    def _observation_space(self) -> spaces.Dict:
-        size = self.game.observation_tensor_shape()
-        actions = self.game.num_distinct_actions()
-        return spaces.Dict({
-            "observation": spaces.Box(-OBSERVATION_BOUND, OBSERVATION_BOUND, size, np.float32),
-            "action_mask": spaces.Box(0, 1, (actions,), np.int8),
-        })
 
     # --- the AEC API ---------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -162,10 +164,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         except KeyError:
             raise ValueError(f"unknown agent {shown(agent)}; agents: "
                              f"{', '.join(self.possible_agents)}") from None
-        mask = np.zeros(self.game.num_distinct_actions(), np.int8)
-        if agent == self.agent_selection:
-            mask[self._legal] = 1
-        return {"observation": self._state.observation_tensor(seat), "action_mask": mask}
+        legal = self._legal if agent == self.agent_selection else []
+        return {"observation": self._state.observation_tensor(seat),
+                "action_mask": action_mask(legal, self.game.num_distinct_actions())}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's `action`, then resolve chance up to the next decision."""

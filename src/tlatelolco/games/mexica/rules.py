@@ -8,7 +8,7 @@ anyway) and saves a move that does nothing on its own.
 
 from __future__ import annotations
 
-from tlatelolco.contract import CHANCE, TERMINAL
+from tlatelolco.contract import CHANCE, TERMINAL, shared_victory
 from tlatelolco.games.mexica import areas, placement
 from tlatelolco.games.mexica.actions import (
     BOAT,
@@ -660,3 +660,9 @@ def ranking_key(city: City, seat: int) -> tuple[int, int]:
     """Most points; then most unused action tokens (MX-11)."""
     return city.scores[seat], city.tokens[seat]
 
+
+def returns(city: City) -> list[float]:
+    """MX-11: the winners' shares once the game is over (tied winners share), else nothing."""
+    if city.phase != OVER:
+        return [0.0] * city.num_players
+    return shared_victory([ranking_key(city, s) for s in range(city.num_players)])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tlatelolco.contract import Game, State, shared_victory
+from tlatelolco.contract import Game, State
 from tlatelolco.games.mexica import notation, rules, tensors, words
 from tlatelolco.games.mexica.board import AXIS_NAMES, NAMES, ROWS
 from tlatelolco.games.mexica.city import OVER, PHASE_NAMES, PLAYING, City
@@ -53,10 +53,7 @@ class MexicaState(State):
         return notation.parse(self._c, text)
 
     def returns(self) -> list[float]:
-        c = self._c
-        if c.phase != OVER:
-            return [0.0] * c.num_players
-        return shared_victory([rules.ranking_key(c, s) for s in range(c.num_players)])
+        return rules.returns(self._c)
 
     def scores(self) -> list[float]:
         return [float(s) for s in self._c.scores]

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tlatelolco.contract import shared_victory
 from tlatelolco.games.mexica.actions import (
     BOAT,
     BRIDGE,
@@ -76,7 +75,7 @@ from tlatelolco.games.mexica.components import (
     TILE_COUNTS,
     TOKENS_PER_TURN,
 )
-from tlatelolco.games.mexica.rules import first_turn, ranking_key
+from tlatelolco.games.mexica.rules import first_turn, returns
 from tlatelolco.tensors import Layout, numpy
 
 N = NUM_SQUARES
@@ -305,9 +304,7 @@ def counts(city: City, seats: Sequence[int], t: Tables, out: Any) -> None:
 
 def final_returns(city: City, seats: Sequence[int]) -> list[float]:
     """MX-11: the winners' shares once the game is over, else nothing yet."""
-    if city.phase != OVER:
-        return [0.0] * len(seats)
-    shares = shared_victory([ranking_key(city, s) for s in range(city.num_players)])
+    shares = returns(city)
     return [shares[s] for s in seats]
 
 
