@@ -7,6 +7,8 @@ the supply is a chance event over the tiles nobody has seen (the `pool`).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tlatelolco.contract import CHANCE, TERMINAL
 from tlatelolco.games.axio.table import (
     CENTRE_CORNER,
@@ -18,7 +20,7 @@ from tlatelolco.games.axio.table import (
     PLACING,
     START_CELLS,
     Table,
-    place_action,
+    cell_actions,
 )
 from tlatelolco.games.axio.tiles import EMPTY, NUM_COLOURS, NUM_TILES, Tile, empty_corner, turned
 from tlatelolco.i18n import N_, Reason, reason
@@ -72,16 +74,25 @@ def start_rotation(tile: Tile, cell_index: int) -> int | None:
 
 def start_outcomes(t: Table, tiles: tuple[Tile, ...]) -> list[tuple[int, int, float]]:
     """(tile, rotation, probability) for the next tile of the start square."""
-    cell_index = len(t.cells)
+    turns = start_turns(tiles)[len(t.cells)]
     p_tile = 1.0 / len(t.pool)
+    p_turn = p_tile / 4
     outcomes = []
     for tile in sorted(t.pool):
-        forced = start_rotation(tiles[tile], cell_index)
+        forced = turns[tile]
         if forced is None:
-            outcomes += [(tile, r, p_tile / 4) for r in range(4)]
+            outcomes += [(tile, 0, p_turn), (tile, 1, p_turn), (tile, 2, p_turn), (tile, 3, p_turn)]
         else:
             outcomes.append((tile, forced, p_tile))
     return outcomes
+
+
+@lru_cache(maxsize=8)
+def start_turns(tiles: tuple[Tile, ...]) -> tuple[tuple[int | None, ...], ...]:
+    """`start_rotation` of every tile at each start cell, worked out once per tile set (the
+    start square is drawn four times a game and lists every unseen tile each time)."""
+    return tuple(tuple(start_rotation(tile, cell) for tile in tiles)
+                 for cell in range(START_TILES))
 
 
 def lay_start_tile(t: Table, tile: int, rotation: int) -> None:
@@ -151,12 +162,16 @@ def why_cannot_place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, name: in
     return None
 
 
+# A placement's action id is its cell's id plus one of these: each rotation with no colour named,
+# or, for a tile with an empty corner, with each colour named (AX-3 step 1).
+UNNAMED_OFFSETS = tuple(r * NAMES for r in range(4))
+NAMED_OFFSETS = tuple(r * NAMES + name for r in range(4) for name in range(1, NAMES))
+
+
 def legal_placements(t: Table, tiles: tuple[Tile, ...]) -> list[int]:
     """Every free edge-adjacent cell in every rotation; a colour for an empty corner (sorted)."""
-    names = range(1, NAMES) if EMPTY in tiles[t.hands[t.player]] else (0,)
-    offsets = [r * NAMES + name for r in range(4) for name in names]
-    return [base + o for base in (place_action(x, y, 0, 0) for x, y in sorted(t.frontier))
-            for o in offsets]
+    offsets = NAMED_OFFSETS if EMPTY in tiles[t.hands[t.player]] else UNNAMED_OFFSETS
+    return [cell + o for cell in cell_actions(sorted(t.frontier)) for o in offsets]
 
 
 def corner_points(x: int, y: int) -> list[tuple[int, int]]:

@@ -12,6 +12,7 @@ from tlatelolco.games.axio.tiles import NUM_COLOURS, NUM_TILES
 OFFSET = 60
 SPAN = 2 * OFFSET + 2
 NAMES = 1 + NUM_COLOURS  # 0: no empty corner to name; 1..5: the colour named for it
+CELL_STRIDE = 4 * NAMES  # action ids per cell: a rotation and a name
 
 # Action ids
 PLACE = 0  # + ((x + OFFSET) * SPAN + (y + OFFSET)) * 4 * NAMES + rotation * NAMES + name
@@ -27,6 +28,11 @@ CENTRE_CORNER = (2, 3, 0, 1)  # which corner of each start cell touches the cent
 
 def place_action(x: int, y: int, rotation: int, name: int) -> int:
     return PLACE + ((x + OFFSET) * SPAN + (y + OFFSET)) * 4 * NAMES + rotation * NAMES + name
+
+
+def cell_actions(cells: list[tuple[int, int]]) -> list[int]:
+    """`place_action(x, y, 0, 0)` of each cell, inline: listing the legal moves is a hot path."""
+    return [PLACE + ((x + OFFSET) * SPAN + y + OFFSET) * CELL_STRIDE for x, y in cells]
 
 
 def decode_place(action: int) -> tuple[int, int, int, int]:
