@@ -13,9 +13,10 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from tlatelolco.arena.schedule import Match
@@ -166,13 +167,16 @@ def _play_pool(matches: list[Match], workers: int, collected: Collected) -> None
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _play_ray(matches: list[Match], workers: int | None, address: str,
-              collected: Collected) -> None:
+@contextmanager
+def ray_session(address: str, workers: int | None) -> Iterator[Any]:
+    """Ray, connected for the length of the block: "local" starts an instance on this machine
+    with `workers` CPUs and stops it afterwards; any other address joins that cluster. An
+    already connected Ray is used as it is. Failing to start or reach it is an `ArenaError`."""
     ray = require("ray", "cluster")  # only here: a plain run never pays for importing Ray
 
     if not address.strip():
         raise ValueError("the Ray address is empty; use local, auto or ray://host:10001")
-    started = not ray.is_initialized()  # an already connected Ray is used as it is
+    started = not ray.is_initialized()
     try:
         if started and address == "local":
             quiet, notices = QuietLocalAuth(), logging.getLogger(QuietLocalAuth.LOGGER)
@@ -189,23 +193,37 @@ def _play_ray(matches: list[Match], workers: int | None, address: str,
         what = "start a local Ray instance" if address == "local" else f"reach Ray at {address}"
         raise ArenaError(f"cannot {what}: {type(err).__name__}: {err}") from None
     try:
-        task = ray.remote(num_cpus=1)(play_batch)
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        pending = [task.remote(batch) for batch in _batches(matches, max(1, cpus))]
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            try:
-                records = ray.get(ready[0])
-            except Exception as err:
-                for ref in pending:
-                    ray.cancel(ref)
-                cause = getattr(err, "cause", None)
-                message = str(cause) if isinstance(cause, ArenaError) else str(err)
-                raise ArenaError(message) from None
-            collected.add(records)
+        yield ray
     finally:
         if started:
             ray.shutdown()
 
 
-__all__ = ["ArenaError", "batch_size", "play_all", "play_batch", "play_one"]
+def ray_results(ray: Any, task: Any, batches: Sequence[Any]) -> Iterator[Any]:
+    """Each batch's result as it comes in; the first failure cancels the rest and is raised
+    as an `ArenaError` with the worker's message."""
+    pending = [task.remote(batch) for batch in batches]
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        try:
+            result = ray.get(ready[0])
+        except Exception as err:
+            for ref in pending:
+                ray.cancel(ref)
+            cause = getattr(err, "cause", None)
+            message = str(cause) if isinstance(cause, ArenaError) else str(err)
+            raise ArenaError(message) from None
+        yield result
+
+
+def _play_ray(matches: list[Match], workers: int | None, address: str,
+              collected: Collected) -> None:
+    with ray_session(address, workers) as ray:
+        task = ray.remote(num_cpus=1)(play_batch)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        for records in ray_results(ray, task, _batches(matches, max(1, cpus))):
+            collected.add(records)
+
+
+__all__ = ["ArenaError", "batch_size", "play_all", "play_batch", "play_one", "ray_results",
+           "ray_session", "watch_parent"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import time as clock
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,6 +161,7 @@ class MCTS(Bot):
         self.policies, self.rankers, self.certain = self._policies(game, rollout)
         self.prior = float(prior) if self.policies is not None else 0.0
         self.last_search: SearchResult | None = None
+        self.last_root: Node | None = None  # the last search's tree, for a review's analysis
         self.reuse = bool(reuse) and not self.determinize
         self.follow = bool(follow)
         self._kept: tuple[State, Node] | None = None  # the last search's position and tree
@@ -215,8 +216,24 @@ class MCTS(Bot):
         elif sure is not None:
             action = sure
         self.last_search = SearchResult(action, done, clock.perf_counter() - started, stats)
+        self.last_root = root
         self._kept = (state.clone(), root) if self.reuse else None
         return self.last_search
+
+    def analyse(self, state: State, moves: Sequence[int], min_visits: int
+                ) -> tuple[SearchResult, Node]:
+        """Search from `state` as `search` does, then go on through each of `moves` and the
+        move chosen until it has `min_visits` visits: a review compares the move played with the best one, and a
+        move the search soon left alone would otherwise be valued on a handful of games.
+        Returns the search's result and its root (every seat's totals, per child)."""
+        result = self.search(state)
+        root = self.last_root
+        assert root is not None
+        for move in dict.fromkeys((*moves, result.action)):
+            while (child := root.children.get(move)) is None or child.visits < min_visits:
+                self._iterate(root, state, first=move)
+        self._kept = None
+        return result, root
 
     def _reused(self, state: State) -> Node | None:
         """The node of the last search's tree that `state` was reached by, if there is one:
@@ -260,12 +277,27 @@ class MCTS(Bot):
     def _start(self, state: State) -> State:
         return state.clone()
 
-    def _iterate(self, root: Node, position: State) -> None:
+    def _iterate(self, root: Node, position: State, first: int | None = None) -> None:
+        """One iteration; `first`, if given, is the root's move whatever the search prefers."""
         state = self._start(position)
         rng = self.rng
         path = [root]
         node = root
         while True:
+            if first is not None:
+                action, first = first, None
+                child = node.children.get(action)
+                state.apply_action(action)
+                if child is None:
+                    child = node.children[action] = Node(totals=[0.0] * self.players)
+                    child.available = 1
+                    path.append(child)
+                    values = self._rollout(state)
+                    break
+                child.available += 1
+                node = child
+                path.append(node)
+                continue
             if state.is_terminal():
                 values = state.returns()
                 break
