@@ -223,8 +223,9 @@ class MCTS(Bot):
     def analyse(self, state: State, moves: Sequence[int], min_visits: int
                 ) -> tuple[SearchResult, Node]:
         """Search from `state` as `search` does, then go on through each of `moves` and the
-        move chosen until it has `min_visits` visits: a review compares the move played with the best one, and a
-        move the search soon left alone would otherwise be valued on a handful of games.
+        move chosen until it has `min_visits` visits: a review compares the move played with
+        the best one, and a move the search soon left alone would otherwise be valued on a
+        handful of games.
         Returns the search's result and its root (every seat's totals, per child)."""
         result = self.search(state)
         root = self.last_root
