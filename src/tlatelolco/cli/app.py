@@ -19,6 +19,7 @@ from tlatelolco.cli.common import FAILURE, fail, language, missing_rules_message
 from tlatelolco.cli.play import load_game, run_play, seat_specs
 from tlatelolco.cli.replay import print_all, step_through
 from tlatelolco.cli.report import report as report_command
+from tlatelolco.cli.review import review as review_command
 from tlatelolco.extras import MissingExtra, require
 from tlatelolco.i18n import pick_language
 from tlatelolco.records import RecordError, load_record
@@ -351,6 +352,7 @@ WS_MAX_SIZE = 65_536  # bytes of one WebSocket frame (messages are far smaller)
 
 app.command("arena")(arena_command)  # bot tournaments: tlatelolco/cli/arena.py
 app.command("report")(report_command)  # balance reports: tlatelolco/cli/report.py
+app.command("review")(review_command)  # game reviews: tlatelolco/cli/review.py
 
 
 def main() -> None:
