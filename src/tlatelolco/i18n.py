@@ -30,7 +30,8 @@ LOCALE = Path(__file__).with_name("locale")
 # domain -> (source files, relative to the package, whose marked messages it holds)
 DOMAINS: dict[str, tuple[str, ...]] = {
     "ui": ("web/static/game.js", "web/static/shell.js", "web/static/seats.js",
-           "web/views.py", "web/bots.py", "web/service.py", "web/sockets.py"),
+           "web/static/review.js", "web/views.py", "web/bots.py", "web/service.py",
+           "web/sockets.py"),
     "lobby": ("web/static/lobby.js", "web/static/lobby.html"),
     "rules": ("web/static/rules.js", "web/rules.py"),
     "chat": ("web/static/chat.js",),

@@ -3,8 +3,10 @@
 Every error is `{"error": code, "message": sentence, "status": n}`: 401 without a credential,
 403 with one that holds no seat here, 404 for an unknown game, 409 when the game's state
 forbids it (not your turn, a stale version, an illegal move, a taken seat, a used invite, a
-hint against people), 413 for a body over the size limit, 422 for a malformed request, 429
-over a rate limit (with Retry-After), 503 when the bots are too busy for a hint.
+hint against people, a review of a game not over), 413 for a body over the size limit, 422
+for a malformed request, 429 over a rate limit or the review queue's limits (with Retry-After),
+503 when the bots are too busy for a hint. A move tried in a replay that is not legal there
+(`then=`) is 400.
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Path, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from tlatelolco.i18n import pick_language
 from tlatelolco.web import chat
 from tlatelolco.web.errors import ApiError
 from tlatelolco.web.hub import Hub
+from tlatelolco.web.reviews import Reviews, alternative_view
 from tlatelolco.web.store import GameRow
 from tlatelolco.web.views import players, replay_view, seat_view
 
@@ -340,15 +343,57 @@ async def hint(game_id: GameId, request: Request, lang: Lang = None,
     return await h.call(h.service.hint_words, game_id, found, language(request, lang))
 
 
-@router.get("/games/{game_id}/replay/{step}", responses=ERRORS,
+@router.get("/games/{game_id}/replay/{step}", responses={**ERRORS, 400: {"model": ErrorBody}},
             summary="The game after `step` actions, as your seat (or a spectator) saw it")
 async def replay(game_id: GameId, step: Annotated[int, Path(ge=0, le=1_000_000)],
                  request: Request, lang: Lang = None,
+                 then: Annotated[int | None, Query(ge=0, le=2**31 - 1, description=(
+                     "In a finished game: the board after this action played at `step` "
+                     "instead of the game's move (a review's better move); the view's "
+                     "`alternative` says so. 400 when it is not legal there."))] = None,
                  authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
     live, viewer = await h.call(h.service.viewer, game_id, bearer(authorization))
+    if then is not None:
+        return await h.call(alternative_view, live, viewer, step, then,
+                            language(request, lang))
     state = await h.call(h.service.replay_state, live, step)
     return await h.call(replay_view, live, state, viewer, step, language(request, lang))
+
+
+def reviews(request: Request) -> Reviews:
+    return request.app.state.reviews  # type: ignore[no-any-return]
+
+
+REVIEW_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 202: {"description": "Queued "
+                                                  "or running: ask again for its progress."}}
+
+
+@router.post("/games/{game_id}/review", responses=REVIEW_ERRORS,
+             summary="Ask for the review of a finished game (computed once, then stored)")
+async def ask_review(game_id: GameId, request: Request, response: Response, lang: Lang = None,
+                     authorization: Authorization = None) -> dict[str, Any]:
+    """Queues the review (each seat's share of victory move by move, the mistakes and the
+    better moves, the luck of the draws) unless it is stored already: 200 with the review when
+    done, else 202 with `state` (`queued` with its `position`, `running` with `done` of
+    `total` decisions and `percent`). Anyone who may see the replay may ask; the answer holds
+    only what their replay shows. 409 for a game not over; 429 when the queue is full or
+    you (your address or credential) have a review queued or running already."""
+    found = await reviews(request).ask(game_id, bearer(authorization),
+                                       request.client.host if request.client else None,
+                                       language(request, lang))
+    response.status_code = 200 if found["state"] == "done" else 202
+    return found
+
+
+@router.get("/games/{game_id}/review", responses=ERRORS,
+            summary="The state of a game's review, and the review once done")
+async def review_state(game_id: GameId, request: Request, lang: Lang = None,
+                       authorization: Authorization = None) -> dict[str, Any]:
+    """`{"state": "none"|"queued"|"running"|"done"|"failed", "done", "total", "percent",
+    "position", "review", "error"}`: `review` once done (as your replay shows the game, its
+    moves also told in `words`), `error` when it failed (ask again to retry)."""
+    return await reviews(request).look(game_id, bearer(authorization), language(request, lang))
 
 
 @router.get("/games/{game_id}/chat", responses=ERRORS,

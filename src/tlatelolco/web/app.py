@@ -26,6 +26,7 @@ from tlatelolco.web.errors import ApiError
 from tlatelolco.web.hub import Hub
 from tlatelolco.web.limits import Guard, RateLimiter, RateLimits, redact_server_logs
 from tlatelolco.web.pubsub import make_pubsub
+from tlatelolco.web.reviews import Reviews
 from tlatelolco.web.service import Service
 from tlatelolco.web.store import Store
 
@@ -47,6 +48,10 @@ class Settings:
     rate_limits: RateLimits = field(default_factory=RateLimits)  # per client, per minute
     expire_after: float = 14 * 86_400.0  # seconds without a move before an unfinished game
     #                                      is deleted (0: never); finished games stay
+    review_workers: int = 1  # processes computing reviews (review batches at once); 0: threads
+    review_queue: int = 8  # reviews queued or running at once, all clients together
+    review_per_client: int = 1  # reviews one client may have queued or running
+    review_iterations: int | None = None  # search iterations per decision (None: per game)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -65,10 +70,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       limits=RateLimiter(settings.rate_limits),
                       expire_after=settings.expire_after)
             app.state.hub = hub
+            app.state.reviews = Reviews(hub, workers=settings.review_workers,
+                                        queue=settings.review_queue,
+                                        per_client=settings.review_per_client,
+                                        iterations=settings.review_iterations)
             await hub.start()
             try:
                 yield
             finally:
+                await app.state.reviews.close()
                 await hub.close()
                 engine.dispose()
 

@@ -63,6 +63,7 @@
   let retry = 0;
   let sending = false;
   let replayStep = null;
+  let gameOver = false;     // the game is finished (a replay's step may be before its end)
   let hint = null;          // the last hint asked for: {version, data} ({version} while thinking)
   const invites = {};       // seat -> an invite link made on this page for that open seat
   let drawnVersion = null;  // the version the board was last drawn at (new steps animate)
@@ -450,6 +451,8 @@
     drawResult();
     drawClaim();
     drawLinks();
+    gameOver = gameOver || (!replayMode && view.status === "finished");
+    if (window.TlatelolcoReview) window.TlatelolcoReview.drawn(view, {finished: gameOver});
   }
 
   // --- the last move of each seat, a clicked log entry, new pieces -------------------------
@@ -969,9 +972,11 @@
   }
 
   // --- replays -----------------------------------------------------------------------------
-  async function loadReplay(step) {
+  // `then`: an action played at `step` instead of the game's move (a review's better move)
+  async function loadReplay(step, then) {
+    const tried = then === undefined || then === null ? "" : `&then=${encodeURIComponent(then)}`;
     try {
-      view = await api("GET", `/api/games/${gameId}/replay/${step}?lang=${T.lang}`);
+      view = await api("GET", `/api/games/${gameId}/replay/${step}?lang=${T.lang}${tried}`);
       replayStep = view.version;
       draw();
       drawReplayControls();
@@ -1045,6 +1050,11 @@
       window.TlatelolcoChat.mount($("chat"), {gameId, replay: replayMode, lang: T.lang,
                                              send: (message) => send(message)});
     }
+    if (window.TlatelolcoReview) {
+      window.TlatelolcoReview.mount($("review"), {gameId, replay: replayMode,
+                                                 api: (method, url) => api(method, url),
+                                                 goTo: (step, then) => loadReplay(step, then)});
+    }
   }
 
   // games this browser watches without a seat, for the lobby's "Spectating" badge
@@ -1068,6 +1078,7 @@
       try {
         const v = await api("GET", `/api/games/${gameId}/view`);
         if (token) S.touch(gameId, token, v.viewer, v.game);
+        gameOver = v.status === "finished";
         await loadReplay(v.version);
         return;
       } catch (err) {
