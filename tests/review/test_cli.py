@@ -220,3 +220,22 @@ def test_a_cache_that_cannot_be_written_costs_only_the_cache(saved: Path,
     assert result.exit_code == 0, result.output
     assert "warning: the review could not be cached" in result.stderr
     assert flagged_lines(result.stdout) == expected_flagged(review)
+
+
+def test_serve_takes_the_review_settings_and_refuses_bad_ones() -> None:
+    """`serve --reviews` sets the web app's review queue; a bad setting stops it before it
+    starts, saying what is allowed."""
+    from tlatelolco.cli.app import parse_reviews
+
+    assert parse_reviews("workers=2, queue=4,per_client=1,iterations=50") == {
+        "review_workers": 2, "review_queue": 4, "review_per_client": 1,
+        "review_iterations": 50}
+    assert parse_reviews("") == {}
+    for bad, message in (("speed=3", "no setting 'speed'; settings: workers=0..16"),
+                         ("queue=0", "queue must be a whole number from 1 to 1000"),
+                         ("iterations=-5", "iterations must be a whole number from 1"),
+                         ("workers=x" * 50, "workers must be a whole number")):
+        result = CliRunner().invoke(app, ["serve", "--reviews", bad])
+        assert result.exit_code != 0
+        assert message in result.output
+        assert "Traceback" not in result.output

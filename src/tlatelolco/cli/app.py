@@ -274,6 +274,28 @@ def parse_bot_delay(text: str) -> tuple[float, dict[str, float]]:
     return default, per_game
 
 
+REVIEW_KNOBS = {"workers": (0, 16), "queue": (1, 1000), "per_client": (1, 100),
+                "iterations": (1, 100_000)}
+
+
+def parse_reviews(text: str) -> dict[str, int]:
+    """'workers=1,queue=8' -> {"review_workers": 1, "review_queue": 8}; ValueError saying
+    what is wrong and what is allowed."""
+    found: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, _, value = part.partition("=")
+        if name not in REVIEW_KNOBS:
+            raise ValueError(f"--reviews: no setting {name[:40]!r}; settings: "
+                             + ", ".join(f"{k}={lo}..{hi}" for k, (lo, hi) in
+                                         REVIEW_KNOBS.items()))
+        low, high = REVIEW_KNOBS[name]
+        if not value.isdigit() or not low <= int(value) <= high:
+            raise ValueError(f"--reviews: {name} must be a whole number from {low} to "
+                             f"{high}, got {value[:40]!r}")
+        found[f"review_{name}"] = int(value)
+    return found
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for other "
@@ -302,6 +324,10 @@ def serve(
         "answered 503.")] = 1000,
     header_timeout: Annotated[float, typer.Option(
         help="Seconds a client has to send a request's headers before it is cut off.")] = 10.0,
+    reviews: Annotated[str, typer.Option(
+        help="Game reviews: worker processes (low priority, apart from the bots'), reviews "
+        "queued at once, per client, and search iterations per decision (default: per "
+        "game); e.g. 'workers=1,queue=8,per_client=1'.")] = "",
     log_level: Annotated[str, typer.Option(help="Uvicorn's log level.")] = "info",
 ) -> None:
     """Run the web app: lobby, games in the browser with friends and bots, replays."""
@@ -321,11 +347,12 @@ def serve(
 
     try:
         rate_limits = RateLimits.parse(limits)
+        review_settings = parse_reviews(reviews)
     except ValueError as err:
         fail(str(err))
     settings = Settings(bot_workers=bot_workers, bot_delay=delay, bot_delays=delays,
                         rate_limits=rate_limits,
-                        expire_after=expire_days * 86_400.0)
+                        expire_after=expire_days * 86_400.0, **review_settings)
     if db is not None:
         settings.db = db
     if redis is not None:
