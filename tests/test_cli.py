@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from tests.clean_exit import one_line_error
 from tests.grand_bazaar.positions import position, state_at
 from typer.testing import CliRunner
 
@@ -26,17 +27,6 @@ BOTS_2P = ["--players", "2", "--seat", "0=random", "--seat", "1=random"]
 
 def invoke(*args: str, input: str | None = None) -> Any:
     return runner.invoke(app, list(args), input=input)
-
-
-def one_line_error(result: Any, code: int, *words: str) -> None:
-    """A clean failure: the exit code, one red line naming the problem, no traceback."""
-    assert result.exit_code == code, result.output
-    assert isinstance(result.exception, SystemExit)
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("error: ")
-    for word in words:
-        assert word in lines[0]
 
 
 @pytest.fixture

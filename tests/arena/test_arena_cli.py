@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.clean_exit import one_line_error
 from typer.testing import CliRunner
 
 from tlatelolco.arena.storage import load_run
@@ -18,14 +19,6 @@ runner = CliRunner()
 
 def invoke(*args: str) -> Any:
     return runner.invoke(app, ["arena", *args])
-
-
-def one_line_error(result: Any, *words: str, code: int = 2) -> None:
-    assert result.exit_code == code, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    for word in words:
-        assert word in lines[0], lines[0]
 
 
 def test_a_tournament_runs_prints_its_table_and_saves_its_run(tmp_path: Path) -> None:
@@ -51,7 +44,7 @@ def test_a_tournament_runs_prints_its_table_and_saves_its_run(tmp_path: Path) ->
     assert load_run(tmp_path / "again").records == run.records
     # and a directory holding a run is not overwritten
     one_line_error(invoke("grand_bazaar", "--bots", "greedy,random", "--games", "2",
-                          "--out", str(out)), "already holds a run")
+                          "--out", str(out)), 2, "already holds a run")
 
 
 def test_options_reach_the_game(tmp_path: Path) -> None:
@@ -104,14 +97,15 @@ def test_a_sighted_bot_is_named_as_such_and_its_run_reloads(tmp_path: Path) -> N
     (["axio", "--bots", "greedy,random", "--sighted", "mcts"], ["not one of the bots"]),
 ])
 def test_bad_input_is_one_clear_line(args: list[str], words: list[str]) -> None:
-    one_line_error(invoke(*args), *words)
+    one_line_error(invoke(*args), 2, *words)
 
 
 def test_an_out_path_that_is_a_file_is_refused_before_any_game(tmp_path: Path) -> None:
     (tmp_path / "taken").write_text("")
     one_line_error(invoke("axio", "--bots", "greedy", "--out", str(tmp_path / "taken")),
-                   "cannot create the directory")
-    one_line_error(invoke("axio", "--bots", "greedy", "--ray", " "), "--ray needs an address")
+                   2, "cannot create the directory")
+    one_line_error(invoke("axio", "--bots", "greedy", "--ray", " "), 2,
+                   "--ray needs an address")
 
 
 def test_specs_split_where_a_new_bot_starts() -> None:

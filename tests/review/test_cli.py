@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.clean_exit import one_line_error
 from typer.testing import CliRunner
 
 from tlatelolco import load, play_match
@@ -185,14 +186,7 @@ def corrupt(folder: Path) -> Path:
 def test_bad_input_fails_in_one_clear_line(tmp_path: Path, saved: Path, make: Any,
                                            options: list[str], code: int,
                                            words: list[str]) -> None:
-    result = invoke(str(make(tmp_path, saved)), *options)
-    assert result.exit_code == code, result.output
-    assert isinstance(result.exception, SystemExit)
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("error: ")
-    for word in words:
-        assert word in lines[0]
+    one_line_error(invoke(str(make(tmp_path, saved)), *options), code, *words)
     assert not (saved.parent / "reviews").exists()  # refused before any search
 
 
