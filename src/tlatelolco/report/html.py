@@ -28,6 +28,17 @@ img { max-width: 100%; height: auto; border: 1px solid #eee; }
 .note { color: #555; font-size: .9rem; }
 """
 
+
+def page_start(title: str, css: str) -> list[str]:
+    """The head of a self-contained page (its style inline) and its title as the heading;
+    the body's end is `</body></html>`."""
+    return ["<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{escape(title)}</title><style>{css}</style></head><body>",
+            f"<h1>{escape(title)}</h1>"]
+
+
 EXPLAIN = {
     "win_rate": (
         "Every seat is played by the same bot, so each seat should win its even share of the "
@@ -156,11 +167,7 @@ def render_page(meta: Mapping[str, Any], stats: Sequence[Stats],
         for k, v in facts)
     title = f"Balance report: {meta['title']}, {meta['num_players']} players"
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
-        f"<h1>{escape(title)}</h1>",
+        *page_start(title, CSS),
         f'<p class="sub">Self-play: in each run every seat is the same bot. '
         f"Generated {escape(meta['date'])}.</p>",
         f"<table>{rows}</table>",

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from tlatelolco.report.html import page_start
 from tlatelolco.review.text import (
     explanation,
     facts,
@@ -214,11 +215,7 @@ def review_html(review: dict[str, Any], seat: int | None = None) -> str:
     rows = "".join(f'<tr><th class="l">{escape(k)}</th><td class="l">{escape(v)}</td></tr>'
                    for k, v in facts(review))
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
-        f"<h1>{escape(title)}</h1>",
+        *page_start(title, CSS),
         f"<table>{rows}</table>",
         '<section id="summary"><h2>Summary per seat</h2>',
         summary_html(review, seat),
