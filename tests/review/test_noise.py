@@ -135,9 +135,10 @@ def test_the_documented_thresholds_are_the_code_s_and_stand_above_the_measured_n
 
 # --- greedy against greedy: no flag from noise alone ----------------------------------------
 
-# game -> (seed of a greedy-vs-greedy game whose ending has certain positions, decisions with
-# a choice analysed, spread over the game: all of a short game, fewer where a search is slow)
-GREEDY = {"axio": (8, 26), "grand_bazaar": (4, 80), "aztec_market": (1, 24), "mexica": (42, 40)}
+# game -> (seed of a greedy-vs-greedy game, decisions with a choice analysed at its end). The
+# ending is where a game is decided: the seeds were chosen (by a scan of seeded games) so that
+# it holds positions of certain outcome and a move the review flags, for (b) and (c) to bite.
+GREEDY = {"axio": (2, 12), "grand_bazaar": (16, 24), "aztec_market": (2, 16), "mexica": (42, 24)}
 SINGLES = 8  # decisions with one legal move analysed, spread over the game
 ENDING = 8  # decisions with a choice at the end of the game checked for a certain outcome
 
@@ -152,7 +153,7 @@ def spread(items: list[int], count: int) -> list[int]:
 def test_greedy_against_greedy_no_certain_move_is_flagged_by_noise(game: str) -> None:
     """(a) a move that was the only legal one is never flagged; (b) nor is any move where the
     outcome was already certain (checked exactly); (c) a move flagged under seed 1 is not
-    judged fine (below half the mistake threshold) under seed 2."""
+    judged fine (below half the mistake threshold) under seed 2: that flag would be noise."""
     seed, count = GREEDY[game]
     rules = load(game, num_players=2)
     record = play_match(rules, ["greedy", "greedy"], seed=seed)
@@ -163,7 +164,7 @@ def test_greedy_against_greedy_no_certain_move_is_flagged_by_noise(game: str) ->
         (singles if len(legal) == 1 else choices).append(step)
     certain = [step for step in choices[-ENDING:] if is_certain(rules.replay(history[:step]))]
     assert certain, "this game's ending should have certain positions to check"
-    chosen = sorted(set(spread(singles, SINGLES) + spread(choices, count) + certain))
+    chosen = sorted(set(spread(singles, SINGLES) + choices[-count:] + certain))
     settings = Settings(seed=1)
     decisions = analyse_all(record, chosen, settings, workers=2)
     review = assemble(record, decisions, settings)
@@ -173,8 +174,9 @@ def test_greedy_against_greedy_no_certain_move_is_flagged_by_noise(game: str) ->
         assert by_step[step]["label"] is None and by_step[step]["loss"] == 0, by_step[step]
     for step in certain:  # (b)
         assert by_step[step]["label"] is None, by_step[step]
-    for d in review["decisions"]:  # (c)
-        if d["label"] is not None:
-            state = rules.replay(history[:d["step"]])
-            again = analyse_decision(state, d["played"], Settings(seed=2).for_game(game))
-            assert again["loss"] >= mistake / 2, (d, again)
+    flagged = [d for d in review["decisions"] if d["label"] is not None]
+    assert flagged, "this game's ending should have a flagged move to check (c) on"
+    for d in flagged:  # (c)
+        state = rules.replay(history[:d["step"]])
+        again = analyse_decision(state, d["played"], Settings(seed=2).for_game(game))
+        assert again["loss"] >= mistake / 2, (d, again)

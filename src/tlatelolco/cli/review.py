@@ -38,7 +38,7 @@ def review(
         help=f"Seconds of search per decision (above 0, at most {MAX_TIME:g}): quicker to "
         "choose than --iterations, but the review then depends on the machine.")] = None,
     iterations: Annotated[int | None, typer.Option(
-        help="Search iterations per decision (default: per game, e.g. 400 for axio); the same "
+        help="Search iterations per decision (default: per game, e.g. 800 for axio); the same "
         "iterations and seed give the same review.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the search.")] = 0,
     workers: Annotated[int | None, typer.Option(

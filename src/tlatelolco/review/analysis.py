@@ -34,7 +34,7 @@ from tlatelolco.records import replay_record
 from tlatelolco.registry import load
 from tlatelolco.review.thresholds import labels_for
 
-VERSION = 1  # a review's format and method: older cached reviews are recomputed
+VERSION = 2  # a review's format and method: older cached reviews are recomputed
 
 # search iterations per decision by default: enough for the thresholds of `thresholds` to stand
 # clear of the search's noise there (docs/review.md), at about a second per decision or less.
