@@ -228,3 +228,13 @@ def test_ray_gives_the_same_figures(run: Path, result: dict[str, Any]) -> None:
     timeless = ("folder", "seconds", "review_seconds")
     assert {k: v for k, v in on_ray.items() if k not in timeless} == \
         {k: v for k, v in result.items() if k not in timeless}
+
+
+def test_a_cache_that_cannot_be_written_costs_only_the_cache(
+        run: Path, result: dict[str, Any]) -> None:
+    (run / REVIEWS).write_text("a file where the cache folder should be")
+    reviewed = review_run(run, FAST, workers=1)
+    assert "could not be cached" in reviewed["cache_error"]
+    assert reviewed["bots"] == result["bots"] and reviewed["chance"] == result["chance"]
+    assert "warning:" in format_run(reviewed)
+    assert result["cache_error"] is None

@@ -93,17 +93,16 @@ def review_run(folder: str | Path, settings: Settings | None = None, *,
         progress(cached, total)
     missing = [i for i, r in enumerate(reviews) if r is None]
     count = workers or os.cpu_count() or 1
+    tracker = _Tracker(records, reviews, settings, cache, progress)
     if missing and ray_address is None and count == 1:
         for i in missing:  # one process: simply one game after the other
-            reviews[i] = review_record(records[i], settings, workers=1, cache=cache)
-            if progress is not None:
-                progress(sum(r is not None for r in reviews), total)
+            tracker.done(i, review_record(records[i], settings, workers=1))
     elif missing:
-        tracker = _Tracker(records, reviews, settings, cache, progress)
         _spread(tracker, missing, count, ray_address)
     done = [r for r in reviews if r is not None]
     result = _summarise_run(records, done, settings)
     result.update(folder=str(path), reviewed=len(missing), cached=cached,
+                  cache_error=tracker.cache_error,
                   seconds=round(time.perf_counter() - started, 2))
     return result
 
@@ -120,11 +119,11 @@ def _records(path: Path) -> list[dict[str, Any]]:
     first = records[0]
     for number, record in enumerate(records, 1):
         if (record["game"], record["options"]) != (first["game"], first["options"]):
-            raise RecordError(f"{path / RECORDS}: game {number} is {record['game']} with "
-                              f"{record['options']}, game 1 {first['game']} with "
+            raise RecordError(f"{path / RECORDS}: record {number} is {record['game']} with "
+                              f"{record['options']}, record 1 {first['game']} with "
                               f"{first['options']}; a run folder holds games of one kind")
         if not replay_record(record).is_terminal():
-            raise RecordError(f"{path / RECORDS}: game {number} is unfinished; only finished "
+            raise RecordError(f"{path / RECORDS}: record {number} is unfinished; only finished "
                               "games can be reviewed")
     return records
 
@@ -138,6 +137,7 @@ class _Tracker:
     settings: Settings
     cache: ReviewCache
     progress: Progress | None
+    cache_error: str | None = None  # why reviews could not be stored (the run goes on)
     found: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     seconds: dict[int, float] = field(default_factory=dict)
     wanted: dict[int, int] = field(default_factory=dict)
@@ -148,10 +148,16 @@ class _Tracker:
         if len(self.found[index]) < self.wanted[index]:
             return
         # a game's seconds are its workers' time, summed: the wall time is shared by many
-        review = assemble(self.records[index], self.found.pop(index), self.settings,
-                          self.seconds.pop(index))
-        self.cache.put(review)
+        self.done(index, assemble(self.records[index], self.found.pop(index), self.settings,
+                                  self.seconds.pop(index)))
+
+    def done(self, index: int, review: dict[str, Any]) -> None:
+        """A game's finished review: kept, cached (a read-only folder costs only the cache)."""
         self.reviews[index] = review
+        try:
+            self.cache.put(review)
+        except OSError as err:
+            self.cache_error = f"the reviews could not be cached in {self.cache.folder}: {err}"
         if self.progress is not None:
             self.progress(sum(r is not None for r in self.reviews), len(self.reviews))
 
@@ -361,6 +367,8 @@ def _facts(result: dict[str, Any]) -> list[tuple[str, str]]:
              ("per game", f"luck {result['luck_per_game']:.3f}, share lost "
                           f"{result['lost_per_game']:.3f}, "
                           f"{result['decisions_per_game']:g} decisions")]
+    if result.get("cache_error"):
+        facts.append(("warning", result["cache_error"]))
     if "reviewed" in result:
         facts.append(("reviews", f"{result['reviewed']} computed, {result['cached']} from "
                                  f"the cache; {result['seconds']:.1f} s "
