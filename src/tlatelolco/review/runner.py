@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tlatelolco.arena.runner import ArenaError, ray_results, ray_session, watch_parent
 from tlatelolco.records import replay_record
@@ -29,6 +29,7 @@ from tlatelolco.review.analysis import (
 )
 
 Progress = Callable[[int, int], None]  # (decisions analysed, decisions in all)
+T = TypeVar("T")
 MAX_BATCH = 16  # decisions a worker is sent at once: it replays the record once per batch
 
 
@@ -117,19 +118,12 @@ def analyse_all(record: dict[str, Any], steps: Sequence[int], settings: Settings
     count = workers or os.cpu_count() or 1
     batches = _batches(list(steps), count)
     jobs = [(record, batch, settings) for batch in batches]
-    if ray_address is not None:
-        try:
-            with ray_session(ray_address, workers) as ray:
-                task = ray.remote(num_cpus=1)(_analyse_job)
-                for batch in ray_results(ray, task, jobs):
-                    add(batch)
-        except ArenaError as err:
-            raise ReviewError(str(err)) from None
-    elif count == 1 or total <= 1:
+    if ray_address is None and (count == 1 or total <= 1):
         for job in jobs:
             add(_analyse_job(job))
     else:
-        _pool(jobs, count, add)
+        spread(_analyse_job, jobs, count, ray_address, add,
+               "the review was not finished")
     return found
 
 
@@ -146,22 +140,33 @@ def _batches(steps: list[int], workers: int) -> list[list[int]]:
     return [steps[i::count] for i in range(count) if steps[i::count]]
 
 
-def _pool(jobs: list[Any], workers: int, add: Callable[[list[dict[str, Any]]], None]) -> None:
+def spread(function: Callable[[Any], T], jobs: Sequence[Any], workers: int,
+           ray_address: str | None, add: Callable[[T], None], unfinished: str) -> None:
+    """`function` of every job over a spawned process pool of `workers` (or Ray, at
+    `ray_address`), each result handed to `add` as it comes in; a failure is a `ReviewError`
+    whose message ends with `unfinished` (what was kept) when a worker died."""
+    if ray_address is not None:
+        try:
+            with ray_session(ray_address, workers) as ray:
+                task = ray.remote(num_cpus=1)(function)
+                for result in ray_results(ray, task, jobs):
+                    add(result)
+        except ArenaError as err:
+            raise ReviewError(str(err)) from None
+        return
     context = multiprocessing.get_context("spawn")  # a clean interpreter on every OS
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context,
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)) or 1, mp_context=context,
                                initializer=watch_parent, initargs=(os.getpid(),))
     try:
-        pending: set[Future[list[dict[str, Any]]]] = {pool.submit(_analyse_job, job)
-                                                      for job in jobs}
+        pending: set[Future[T]] = {pool.submit(function, job) for job in jobs}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 add(future.result())
     except BrokenProcessPool as err:
-        raise ReviewError(f"a worker process died ({err}); the review was not finished") \
-            from None
+        raise ReviewError(f"a worker process died ({err}); {unfinished}") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["ReviewCache", "ReviewError", "analyse_all", "review_record"]
+__all__ = ["ReviewCache", "ReviewError", "analyse_all", "review_record", "spread"]

@@ -28,12 +28,9 @@ little about a game played by better players than the search.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from html import escape
 from math import sqrt
@@ -41,7 +38,6 @@ from pathlib import Path
 from statistics import fmean, stdev
 from typing import Any
 
-from tlatelolco.arena.runner import ArenaError, ray_results, ray_session, watch_parent
 from tlatelolco.arena.storage import RECORDS, load_run
 from tlatelolco.records import RecordError, replay_record
 from tlatelolco.registry import load
@@ -52,7 +48,7 @@ from tlatelolco.review.analysis import (
     decision_steps,
     review_key,
 )
-from tlatelolco.review.runner import ReviewCache, ReviewError, review_record
+from tlatelolco.review.runner import ReviewCache, review_record, spread
 from tlatelolco.review.thresholds import labels_for
 
 VERSION = 1
@@ -180,30 +176,8 @@ def _spread(tracker: _Tracker, missing: list[int], workers: int,
         size = max(1, min(MAX_BATCH, len(steps) // (workers * 2)))
         count = -(-len(steps) // size)
         jobs += [(index, record, steps[i::count], tracker.settings) for i in range(count)]
-    if ray_address is not None:
-        try:
-            with ray_session(ray_address, workers) as ray:
-                task = ray.remote(num_cpus=1)(_job)
-                for result in ray_results(ray, task, jobs):
-                    tracker.add(*result)
-        except ArenaError as err:
-            raise ReviewError(str(err)) from None
-        return
-    context = multiprocessing.get_context("spawn")  # a clean interpreter on every OS
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)) or 1, mp_context=context,
-                               initializer=watch_parent, initargs=(os.getpid(),))
-    try:
-        pending: set[Future[tuple[int, list[dict[str, Any]], float]]] = {
-            pool.submit(_job, job) for job in jobs}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                tracker.add(*future.result())
-    except BrokenProcessPool as err:
-        raise ReviewError(f"a worker process died ({err}); the games reviewed so far are "
-                          "cached, the others not") from None
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    spread(_job, jobs, workers, ray_address, lambda result: tracker.add(*result),
+           "the games reviewed so far are cached, the others not")
 
 
 def _job(job: Job) -> tuple[int, list[dict[str, Any]], float]:
