@@ -9,6 +9,15 @@ from tlatelolco.contract import State
 
 def sample_chance(state: State, rng: random.Random) -> int:
     """An outcome of the chance node `state`, drawn with its probability."""
+    uniform = state.uniform_chance_outcomes()
+    if uniform is not None:  # the same arithmetic as below, without a pair per outcome
+        actions, p = uniform
+        r = rng.random()
+        for action in actions:
+            r -= p
+            if r < 0.0:
+                return action
+        return actions[-1]
     outcomes = state.chance_outcomes()
     r = rng.random()
     for action, p in outcomes:

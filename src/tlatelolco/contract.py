@@ -283,6 +283,16 @@ class State:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         raise NotImplementedError
 
+    def uniform_chance_outcomes(self) -> tuple[list[int], float] | None:
+        """At a chance node whose outcomes are all equally likely (a card from a shuffled
+        deck), its actions in `chance_outcomes` order and their probability; None otherwise.
+
+        Optional: it lets `chance.sample_chance` draw without building a pair per outcome.
+        A game that gives it must give exactly what `chance_outcomes` gives (the conformance
+        tests check it), so that a seed draws the same outcomes either way.
+        """
+        return None
+
     def legal_actions(self) -> list[int]:
         raise NotImplementedError
 

@@ -83,6 +83,8 @@ class _Checker:
         else:
             self.expect(state.legal_actions() == [], "legal_actions",
                         "a terminal state has legal actions")
+            self.expect(state.uniform_chance_outcomes() is None, "uniform_chance_outcomes",
+                        "a terminal state gives uniform chance outcomes")
         seats = range(self.n) if thorough else [max(player, 0) % self.n]
         self.check_illegal_rejected(state, thorough)
         self.check_clone(state, seats)
@@ -118,6 +120,11 @@ class _Checker:
         self.expect(state.legal_actions() == sorted(actions), "legal_actions",
                     "at a chance node legal_actions() must be the sorted outcomes")
         self.check_in_space(actions)
+        uniform = state.uniform_chance_outcomes()
+        if uniform is not None:
+            alike, p = uniform
+            self.expect(outcomes == [(a, p) for a in alike], "uniform_chance_outcomes",
+                        "uniform_chance_outcomes() differs from chance_outcomes()")
 
     def check_legal_actions(self, state: State) -> None:
         legal = state.legal_actions()
@@ -126,6 +133,8 @@ class _Checker:
                     f"legal actions not sorted and unique: {legal}")
         self.expect(state.chance_outcomes() == [], "chance_outcomes",
                     "a decision node has chance outcomes")
+        self.expect(state.uniform_chance_outcomes() is None, "uniform_chance_outcomes",
+                    "a decision node gives uniform chance outcomes")
         self.check_in_space(legal)
 
     def check_in_space(self, actions: list[int]) -> None:

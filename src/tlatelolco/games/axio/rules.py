@@ -8,6 +8,7 @@ the supply is a chance event over the tiles nobody has seen (the `pool`).
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import chain
 
 from tlatelolco.contract import CHANCE, TERMINAL
 from tlatelolco.games.axio.table import (
@@ -19,10 +20,10 @@ from tlatelolco.games.axio.table import (
     OVER,
     PLACING,
     START_CELLS,
+    CellPlacements,
     Table,
-    cell_actions,
 )
-from tlatelolco.games.axio.tiles import EMPTY, NUM_COLOURS, NUM_TILES, Tile, empty_corner, turned
+from tlatelolco.games.axio.tiles import EMPTY, NUM_COLOURS, NUM_TILES, Tile, empty_corner, faces
 from tlatelolco.i18n import N_, Reason, reason
 
 STACK = 12
@@ -148,11 +149,10 @@ def why_cannot_place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, name: in
     The reason is English text and a message the web page shows in the reader's language; the
     cell and the notation stay as they are typed.
     """
-    cell = f"({x},{y})"
     if (x, y) in t.cells:
-        return reason(N_("{cell} already holds a tile"), cell=cell)
+        return reason(N_("{cell} already holds a tile"), cell=f"({x},{y})")
     if (x, y) not in t.frontier:
-        return reason(N_("{cell} does not touch the display along an edge"), cell=cell)
+        return reason(N_("{cell} does not touch the display along an edge"), cell=f"({x},{y})")
     has_empty = EMPTY in tiles[t.hands[t.player]]
     if has_empty and name == 0:
         return reason(N_("your tile has an empty corner: name a colour for it ({notation})"),
@@ -164,30 +164,37 @@ def why_cannot_place(t: Table, tiles: tuple[Tile, ...], x: int, y: int, name: in
 
 # A placement's action id is its cell's id plus one of these: each rotation with no colour named,
 # or, for a tile with an empty corner, with each colour named (AX-3 step 1).
-UNNAMED_OFFSETS = tuple(r * NAMES for r in range(4))
-NAMED_OFFSETS = tuple(r * NAMES + name for r in range(4) for name in range(1, NAMES))
+UNNAMED_PLACEMENTS = CellPlacements(tuple(r * NAMES for r in range(4)))
+NAMED_PLACEMENTS = CellPlacements(tuple(r * NAMES + name for r in range(4)
+                                        for name in range(1, NAMES)))
 
 
 def legal_placements(t: Table, tiles: tuple[Tile, ...]) -> list[int]:
-    """Every free edge-adjacent cell in every rotation; a colour for an empty corner (sorted)."""
-    offsets = NAMED_OFFSETS if EMPTY in tiles[t.hands[t.player]] else UNNAMED_OFFSETS
-    return [cell + o for cell in cell_actions(sorted(t.frontier)) for o in offsets]
+    """Every free edge-adjacent cell in every rotation; a colour for an empty corner (sorted:
+    cells in order, and each cell's ids in order after the previous cell's)."""
+    placements = NAMED_PLACEMENTS if EMPTY in tiles[t.hands[t.player]] else UNNAMED_PLACEMENTS
+    return list(chain.from_iterable(map(placements.__getitem__, sorted(t.frontier))))
 
 
-def corner_points(x: int, y: int) -> list[tuple[int, int]]:
-    return [(x + dx, y + dy) for dx, dy in CORNER_POINTS]
+# Around each corner of a cell, the three other cells that meet at its grid point: (their offset
+# from the cell, which of their corners touches the point). Corners are numbered as in a tile.
+AROUND_CORNER = tuple(
+    tuple(((cx + dx, cy + dy), theirs) for (dx, dy), theirs in AROUND_POINT
+          if (cx + dx, cy + dy) != (0, 0))
+    for cx, cy in CORNER_POINTS)
 
 
-def circle(t: Table, tiles: tuple[Tile, ...], point: tuple[int, int], placed: tuple[int, int]
-           ) -> list[int]:
-    """The quadrants other tiles show around a grid point (EMPTY ones included)."""
-    px, py = point
+def circle(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], corner: int) -> list[int]:
+    """The quadrants the other tiles show around corner `corner` of `cell` (EMPTY ones
+    included): the rest of the circle that corner is part of."""
+    x, y = cell
+    turned_tiles = faces(tiles)
     shown = []
-    for (dx, dy), corner in AROUND_POINT:
-        cell = (px + dx, py + dy)
-        if cell != placed and cell in t.cells:
-            tile, rotation = t.cells[cell]
-            shown.append(turned(tiles[tile], rotation)[corner])
+    for (dx, dy), theirs in AROUND_CORNER[corner]:
+        other = t.cells.get((x + dx, y + dy))
+        if other is not None:
+            tile, rotation = other
+            shown.append(turned_tiles[tile][rotation][theirs])
     return shown
 
 
@@ -195,7 +202,7 @@ def score_placement(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], na
                     ) -> list[int]:
     """AX-3 step 2: points per colour for the tile just placed at `cell` (before the 12 cap)."""
     tile, rotation = t.cells[cell]
-    return placement_points(t, tiles, cell, turned(tiles[tile], rotation), named)
+    return placement_points(t, tiles, cell, faces(tiles)[tile][rotation], named)
 
 
 def placement_points(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], corners: Tile,
@@ -207,11 +214,10 @@ def placement_points(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], c
     empty corner scores as the colour named for it; empty quadrants never match.
     """
     points = [0] * NUM_COLOURS
-    for corner, point in zip(corners, corner_points(*cell), strict=True):
-        colour = named if corner == EMPTY else corner
-        if colour == EMPTY:
-            continue
-        points[colour] += circle(t, tiles, point, cell).count(colour)
+    for corner, shows in enumerate(corners):
+        colour = named if shows == EMPTY else shows
+        if colour != EMPTY:
+            points[colour] += circle(t, tiles, cell, corner).count(colour)
     return points
 
 

@@ -76,6 +76,13 @@ class AxioState(State):
         p = 1.0 / len(t.pool)
         return [(DRAW + tile, p) for tile in sorted(t.pool)]
 
+    def uniform_chance_outcomes(self) -> tuple[list[int], float] | None:
+        """A draw into a hand: every unseen tile alike (the start square turns some tiles)."""
+        t = self._t
+        if t.phase in (START_SQUARE, PLACING, OVER):
+            return None
+        return [DRAW + tile for tile in sorted(t.pool)], 1.0 / len(t.pool)
+
     def legal_actions(self) -> list[int]:
         t = self._t
         if t.phase == PLACING:

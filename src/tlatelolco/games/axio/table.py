@@ -12,7 +12,6 @@ from tlatelolco.games.axio.tiles import NUM_COLOURS, NUM_TILES
 OFFSET = 60
 SPAN = 2 * OFFSET + 2
 NAMES = 1 + NUM_COLOURS  # 0: no empty corner to name; 1..5: the colour named for it
-CELL_STRIDE = 4 * NAMES  # action ids per cell: a rotation and a name
 
 # Action ids
 PLACE = 0  # + ((x + OFFSET) * SPAN + (y + OFFSET)) * 4 * NAMES + rotation * NAMES + name
@@ -30,9 +29,19 @@ def place_action(x: int, y: int, rotation: int, name: int) -> int:
     return PLACE + ((x + OFFSET) * SPAN + (y + OFFSET)) * 4 * NAMES + rotation * NAMES + name
 
 
-def cell_actions(cells: list[tuple[int, int]]) -> list[int]:
-    """`place_action(x, y, 0, 0)` of each cell, inline: listing the legal moves is a hot path."""
-    return [PLACE + ((x + OFFSET) * SPAN + y + OFFSET) * CELL_STRIDE for x, y in cells]
+class CellPlacements(dict[tuple[int, int], tuple[int, ...]]):
+    """cell -> the ids of placing there with each of `offsets` (a rotation and a name), sorted,
+    each cell worked out the first time it is asked for: listing the legal moves is a hot path,
+    and a cell's ids never change."""
+
+    def __init__(self, offsets: tuple[int, ...]) -> None:
+        super().__init__()
+        self.offsets = tuple(sorted(offsets))
+
+    def __missing__(self, cell: tuple[int, int]) -> tuple[int, ...]:
+        base = place_action(cell[0], cell[1], 0, 0)
+        moves = self[cell] = tuple(base + offset for offset in self.offsets)
+        return moves
 
 
 def decode_place(action: int) -> tuple[int, int, int, int]:

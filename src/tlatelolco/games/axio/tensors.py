@@ -25,6 +25,7 @@ import threading
 from collections.abc import Sequence
 from functools import cache
 from itertools import islice
+from operator import sub
 from typing import Any
 
 from tlatelolco.contract import shared_victory
@@ -42,6 +43,7 @@ CATEGORIES = NUM_COLOURS + 1  # a quadrant shows one of 5 colours or is empty (A
 NUM_PHASES = 6  # start square, first hands, placing, extra draw, stack draw, over (table.py)
 CORNERS = 4
 ROTATIONS = 4
+SHOWN = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0)  # a displayed tile's 1s, then its 0 of unseen
 
 
 @cache
@@ -109,16 +111,19 @@ class _Plan:
         # their indices count from the start of that run.
         base = at["on_display"]
         self.display = slice(base, at["unseen_corners"])
-        # placed[(tile, rotation)]: the 1s of on_display, rotation and corners, then the 0 of
-        # unseen, then the position's two numbers; `_Display` gives their values.
-        self.placed = {
-            (i, r): (at["on_display"] - base + i, at["rotation"] - base + i * ROTATIONS + r,
-                     *_corner_ones(at["corners"] - base + i * CORNERS * CATEGORIES,
-                                   turned(tile, r)),
-                     at["unseen"] - base + i,
-                     at["position"] - base + 2 * i, at["position"] - base + 2 * i + 1)
+        # shown[(tile, rotation)]: where a tile on the display turned so writes SHOWN (the 1s of
+        # on_display, rotation and corners, then the 0 of unseen); position[tile]: its (x, y).
+        np = numpy()
+        self.shown = {
+            (i, r): np.array((at["on_display"] - base + i,
+                              at["rotation"] - base + i * ROTATIONS + r,
+                              *_corner_ones(at["corners"] - base + i * CORNERS * CATEGORIES,
+                                            turned(tile, r)),
+                              at["unseen"] - base + i), np.intp)
             for i, tile in enumerate(tiles) for r in range(ROTATIONS)}
-        self.empty_display = numpy().zeros(self.display.stop - base, numpy().float32)
+        self.position = tuple(at["position"] - base + 2 * i for i in range(len(tiles)))
+        self.shown_values = np.array(SHOWN, np.float32)
+        self.empty_display = np.zeros(self.display.stop - base, np.float32)
         self.empty_display[at["unseen"] - base:] = 1.0
         # quadrants per category: in the whole set, and on each tile
         self.corner_counts = tuple(tuple(tile.count(c) for c in range(CATEGORIES))
@@ -171,21 +176,16 @@ class _Display:
         self.left = plan.set_counts[:]
 
     def catch_up(self, plan: _Plan) -> None:
-        """Write the tiles placed since the last call (the newest entries of the dict)."""
-        spots: list[int] = []
-        values: list[float] = []
-        left, counts = self.left, plan.corner_counts
-        new = len(self.cells) - self.count
-        for (x, y), (tile, rotation) in islice(reversed(self.cells.items()), new):
-            spots += plan.placed[tile, rotation]
-            values += (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, x / COORD_SCALE, y / COORD_SCALE)
-            left = [a - b for a, b in zip(left, counts[tile], strict=True)]
-        block = self.block
-        if new > 1:
-            block[spots] = values
-        else:  # an RL step's one tile: nine stores cost less than making two arrays
-            for spot, value in zip(spots, values, strict=True):
-                block[spot] = value
+        """Write the tiles placed since the last call (the newest entries of the dict): an RL
+        step's one tile is one stored index array and two numbers."""
+        block, left, counts = self.block, self.left, plan.corner_counts
+        for (x, y), (tile, rotation) in islice(reversed(self.cells.items()),
+                                               len(self.cells) - self.count):
+            block[plan.shown[tile, rotation]] = plan.shown_values
+            at = plan.position[tile]
+            block[at] = x / COORD_SCALE
+            block[at + 1] = y / COORD_SCALE
+            left = list(map(sub, left, counts[tile]))
         self.left = left
         self.count = len(self.cells)
 

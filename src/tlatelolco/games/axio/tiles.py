@@ -31,6 +31,24 @@ def turned(tile: Tile, rotation: int) -> Tile:
     return tile[-r:] + tile[:-r] if r else tile  # type: ignore[return-value]
 
 
+_faces: dict[int, tuple[tuple[Tile, ...], tuple[tuple[Tile, Tile, Tile, Tile], ...]]] = {}
+
+
+def faces(tiles: tuple[Tile, ...]) -> tuple[tuple[Tile, Tile, Tile, Tile], ...]:
+    """`turned(tile, r)` of every tile of the set and every rotation: `faces(tiles)[i][r]`.
+
+    Worked out once per set (found by identity: a game keeps its set), because scoring reads
+    the corners of up to twelve placed tiles at every placement.
+    """
+    kept = _faces.get(id(tiles))
+    if kept is None or kept[0] is not tiles:
+        if len(_faces) >= 64:  # user tile sets come and go: start afresh
+            _faces.clear()
+        table = tuple((tile, turned(tile, 1), turned(tile, 2), turned(tile, 3)) for tile in tiles)
+        kept = _faces[id(tiles)] = (tiles, table)
+    return kept[1]
+
+
 def empty_corner(tile: Tile) -> int:
     """The index of the tile's empty corner, or -1."""
     return tile.index(EMPTY) if EMPTY in tile else -1

@@ -52,6 +52,13 @@ class GrandBazaarState(State):
         p = 1.0 / len(cards)
         return [(c, p) for c in cards]
 
+    def uniform_chance_outcomes(self) -> tuple[list[int], float] | None:
+        """A price card: every card left in the deck alike (GB-3, GB-6)."""
+        if self._player != CHANCE:
+            return None
+        cards = rules.price_cards_left(self._b)
+        return cards, 1.0 / len(cards)
+
     def legal_actions(self) -> list[int]:
         player = self._player
         if player >= 0:
