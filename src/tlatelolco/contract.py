@@ -294,6 +294,8 @@ class State:
         return None
 
     def legal_actions(self) -> list[int]:
+        """The actions that may be applied now, sorted: a new list on every call (callers such
+        as the RL environments hand it on to be kept or changed)."""
         raise NotImplementedError
 
     def illegal_reason(self, action: int) -> str | None:

@@ -37,12 +37,12 @@ def numpy() -> Any:
     return _numpy
 
 
-def action_mask(actions: Sequence[int], size: int) -> Any:
-    """A new `int8` vector of `size` with a 1 at each of `actions` (the legal ones): the
-    mask every environment hands a learner."""
+def action_mask(actions: Any, size: int) -> Any:
+    """A new `int8` vector of `size` with a 1 at each of `actions` (the legal ones, a sequence
+    or an index array): the mask every environment hands a learner."""
     np = numpy()
     mask = np.zeros(size, np.int8)
-    mask[np.array(actions, np.intp)] = 1  # typed first: indexing with a list converts slower
+    mask[np.asarray(actions, np.intp)] = 1  # typed first: indexing with a list converts slower
     return mask
 
 

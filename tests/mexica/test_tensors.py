@@ -27,6 +27,7 @@ from tlatelolco.contract import CHANCE, TERMINAL
 from tlatelolco.games.mexica import MexicaState, actions, rules, tensors
 from tlatelolco.games.mexica.actions import CANAL, DOUBLE, DRAW, KINDS, START
 from tlatelolco.games.mexica.board import (
+    IS_ORDINARY,
     NAMES,
     NEIGHBOURS,
     NUM_SQUARES,
@@ -410,6 +411,40 @@ def test_the_remembered_partitions_are_bounded_and_never_stale(
     for state, tensor in zip(states, warm, strict=True):
         tensors._partitions.clear()
         assert np.array_equal(state.observation_tensor(0), tensor)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_kept_board_draws_what_a_new_board_draws(players: int) -> None:
+    """The planes kept for a city and caught up action by action (`tensors.Board`, the RL
+    hot path) equal those a copy of the city gets drawn afresh, at every step of a whole game
+    and whichever seat looks (each seat's rows come first in its own view)."""
+    game = tlatelolco.load("mexica", num_players=players)
+    rng = random.Random(f"mexica-board:{players}")
+    state = game.new_initial_state()
+    step = 0
+    while not state.is_terminal():
+        seat = rng.randrange(players) if step % 3 else max(state.current_player(), 0)
+        kept = state.observation_tensor(seat)
+        assert np.array_equal(kept, state.clone().observation_tensor(seat)), (step, seat)
+        action = (sample_chance(state, rng) if state.is_chance_node()
+                  else rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        step += 1
+    for seat in range(players):
+        assert np.array_equal(state.observation_tensor(seat),
+                              state.clone().observation_tensor(seat))
+
+
+def test_a_kept_board_sees_a_city_changed_by_hand() -> None:
+    """A board compares the pieces themselves, not a count of actions: a Mexica moved by hand
+    (as a test or an analysis may do) is drawn where it now stands."""
+    state = samples(2)[-2].state.clone()
+    city = state.city
+    before = views(state, 0)["mexica"][0].ravel()
+    square = next(s for s in range(N) if IS_ORDINARY[s] and not city.occupied[s])
+    city.mexica[0] = square
+    after = views(state, 0)["mexica"][0].ravel()
+    assert after[square] == 1.0 and after.sum() == 1.0 and not np.array_equal(before, after)
 
 
 @pytest.mark.parametrize("players", PLAYERS)

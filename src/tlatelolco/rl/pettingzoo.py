@@ -50,6 +50,7 @@ except ImportError as err:  # the `rl` extra is not installed
     raise missing(err.name or "pettingzoo", "rl") from err
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
+NOTHING_LEGAL = np.zeros(0, np.intp)
 # Every tensor value lies in [-1, 1]: the games scale counts into [0, 1] (docs/tensors/), and
 # Axio's tile positions into [-1, 1]. The tests check it over whole games.
 OBSERVATION_BOUND = 1.0
@@ -116,7 +117,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.action_spaces = {agent: spaces.Discrete(self.game.num_distinct_actions())
                               for agent in self.possible_agents}
         self._rng = random.Random()
-        self._legal: list[int] = []  # the legal actions of the agent to move, listed once
+        # The legal actions of the agent to move, listed once per decision, as the index array
+        # its mask is made from (the list itself goes to the agent's info).
+        self._legal: Any = NOTHING_LEGAL
         self._state: Any = None
         self._steps = 0
         self._drawn: tuple[Any, int, tuple[list[list[Cell]], Rgb]] | None = None
@@ -154,7 +157,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
-        self._legal = []
+        self._legal = NOTHING_LEGAL
         self._after_move(self._resolve_chance())
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -164,7 +167,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         except KeyError:
             raise ValueError(f"unknown agent {shown(agent)}; agents: "
                              f"{', '.join(self.possible_agents)}") from None
-        legal = self._legal if agent == self.agent_selection else []
+        legal = self._legal if agent == self.agent_selection else NOTHING_LEGAL
         return {"observation": self._state.observation_tensor(seat),
                 "action_mask": action_mask(legal, self.game.num_distinct_actions())}
 
@@ -219,16 +222,17 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         if seat >= 0:
             previous = getattr(self, "agent_selection", None)
             self.agent_selection = self.possible_agents[seat]
+            legal = []
             if self._steps >= self.max_steps:
                 self.truncations = dict.fromkeys(self.agents, True)
-                self._legal = []
             else:
-                self._legal = self._state.legal_actions()
+                legal = self._state.legal_actions()
+            self._legal = np.array(legal, np.intp)  # the agent may change its list: not this
             if previous in self.infos:
                 self.infos[previous] = {}
-            self.infos[self.agent_selection] = {"legal_actions": list(self._legal)}
+            self.infos[self.agent_selection] = {"legal_actions": legal}
             return
-        self._legal = []
+        self._legal = NOTHING_LEGAL
         self.infos = {agent: {} for agent in self.agents}
         for agent, value in zip(self.possible_agents, self._state.returns(), strict=True):
             self.rewards[agent] = float(value)

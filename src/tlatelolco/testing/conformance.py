@@ -131,6 +131,8 @@ class _Checker:
         self.expect(len(legal) > 0, "legal_actions", "no legal actions at a decision node")
         self.expect(all(a < b for a, b in itertools.pairwise(legal)), "legal_actions",
                     f"legal actions not sorted and unique: {legal}")
+        self.expect(state.legal_actions() is not legal, "legal_actions",
+                    "legal_actions() returned the same list twice: it must be a new one")
         self.expect(state.chance_outcomes() == [], "chance_outcomes",
                     "a decision node has chance outcomes")
         self.expect(state.uniform_chance_outcomes() is None, "uniform_chance_outcomes",

@@ -11,12 +11,15 @@ range and its scale.
 
 Everything here reads the plain data of `City` and writes into a zero vector laid out by
 `observation_layout` / `information_state_layout`. It is the hot path of RL environments, so
-each section is written with a few NumPy calls from tables built once per player count. NumPy
-is imported only when a tensor is made (the `rl` extra): the games import this module.
+each section is written with a few NumPy calls from tables built once per player count, and
+the island's planes are kept per city between calls (`Board`): an action redraws only the
+planes whose pieces it changed. NumPy is imported only when a tensor is made (the `rl`
+extra): the games import this module.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -175,8 +178,10 @@ class Tables:
     terrain: Any  # the constant terrain planes
     bridge_planes: Any  # (2, 3): a square's bridge byte -> its N-S and W-E planes
     tile_plane: Any  # (14,): a square's tile byte -> size / 13
-    building_planes: tuple[Any, ...]  # [p] (players, 4 players + 1): building byte -> levels
-    # / 4 in its owner's row as p sees the seats
+    building_planes: Any  # (players, 4 players + 1): building byte -> levels / 4 in the
+    # owner's row
+    board_copies: tuple[tuple[tuple[slice, slice], ...], ...]  # [p]: (into out, from a
+    # `Board`) for the planes, so that p's rows come first
     scale: Any  # divides the dense counts, from "turn" to "returns"
     kind_bounds: Any  # KIND_BOUNDS as an array, to sort actions into kinds
     event_column: Any  # by kind: its column in recall_events, or one past them (not counted)
@@ -195,24 +200,47 @@ def tables(players: int) -> Tables:
     bridge_planes = np.array([[0, 1, 0], [0, 0, 1]], np.float32)
     tile_plane = np.array([size / BIGGEST_TILE for size in range(BIGGEST_TILE + 1)], np.float32)
     order = tuple(tuple((p + k) % players for k in range(players)) for p in range(players))
-    building_planes = []
-    for seats in order:
-        planes = np.zeros((players, 4 * players + 1), np.float32)
-        for value in range(1, 4 * players + 1):
-            owner, levels = divmod(value - 1, 4)
-            planes[seats.index(owner), value] = (levels + 1) / 4
-        building_planes.append(planes)
+    building_planes = np.zeros((players, 4 * players + 1), np.float32)
+    for value in range(1, 4 * players + 1):
+        owner, levels = divmod(value - 1, 4)
+        building_planes[owner, value] = (levels + 1) / 4
     per_seat = (POINTS,) * 3 * players + (ACTION_TOKENS,) * players
     scale = (TURN_SCALES + SUPPLY_SCALES + TILE_SCALES * 2 + per_seat + BUILDINGS * players
              + PART_TWO_BUILDINGS * players + (1,) * players)
     event_column = [len(EVENTS)] * len(KINDS)
     for column, (kind, _) in enumerate(EVENTS):
         event_column[kind] = column
+    copies = tuple(_board_copies(layout.offsets, players, p) for p in range(players))
     return Tables(players, layout.offsets, observation_layout(players).size, order,
-                  terrain.ravel(), bridge_planes, tile_plane, tuple(building_planes),
+                  terrain.ravel(), bridge_planes, tile_plane, building_planes, copies,
                   1.0 / np.array(scale, np.float32), np.array(KIND_BOUNDS, np.intp),
                   np.array(event_column, np.intp),
                   1.0 / np.array([most for _, most in EVENTS], np.float32))
+
+
+def _board_copies(at: dict[str, int], players: int, player: int
+                  ) -> tuple[tuple[slice, slice], ...]:
+    """The slices that copy a `Board` (planes in seat order) into `player`'s observation
+    (`player`'s rows first): one slice for seat 0; the sections with a row per seat in two."""
+    copies: list[tuple[int, int, int]] = []  # (into, from, length)
+    start = 0
+    for name in ("mexica", "buildings", "mexica_area"):
+        begin, mine = at[name], (players - player) * N  # rows `player`.. come first
+        copies += [(start, start, begin - start), (begin, begin + player * N, mine),
+                   (begin + mine, begin, player * N)]
+        start = begin + players * N
+    copies.append((start, start, at["seat"] - start))
+    merged: list[tuple[int, int, int]] = []
+    for into, source, length in copies:
+        if not length:
+            continue
+        if merged and merged[-1][0] + merged[-1][2] == into and \
+                merged[-1][1] + merged[-1][2] == source:
+            last = merged.pop()
+            into, source, length = last[0], last[1], last[2] + length
+        merged.append((into, source, length))
+    return tuple((slice(into, into + length), slice(source, source + length))
+                 for into, source, length in merged)
 
 
 # --- the observation: the position as `player` sees it --------------------------------------
@@ -221,52 +249,100 @@ def tables(players: int) -> Tables:
 def write_observation(city: City, player: int, out: Any) -> None:
     """The whole position (MX-12: nothing is hidden), `player`'s pieces first."""
     t = tables(city.num_players)
-    seats = t.order[player]
+    block = board(city, t).block
+    for into, source in t.board_copies[player]:
+        out[into] = block[source]
     ones: list[int] = []
-    island(city, seats, t, out, ones)
-    areas(city, seats, t, out)
     whose_turn(city, player, t, ones)
     removed_tiles(city, t, ones)
-    out[ones] = 1.0
-    counts(city, seats, t, out)
+    for one in ones:  # at most 19: cheaper stored one by one than as an index array
+        out[one] = 1.0
+    counts(city, t.order[player], t, out)
 
 
-def island(city: City, seats: Sequence[int], t: Tables, out: Any, ones: list[int]) -> None:
-    """The printed terrain, then the pieces on it: canals, bridges by axis, calpulli tiles,
-    each seat's Mexica and buildings."""
-    np, at = numpy(), t.at
-    out[:at["canals"]] = t.terrain
-    out[at["canals"]:at["bridges"]] = np.frombuffer(city.canal, np.uint8)
-    t.bridge_planes.take(np.frombuffer(city.bridge, np.uint8), axis=1,
-                         out=out[at["bridges"]:at["calpulli"]].reshape(2, N))
-    t.tile_plane.take(np.frombuffer(city.tile, np.uint8), out=out[at["calpulli"]:at["mexica"]])
-    mexica = at["mexica"]
-    ones += [mexica + row * N + square for row, seat in enumerate(seats)
-             if (square := city.mexica[seat]) >= 0]
-    t.building_planes[seats[0]].take(
-        np.frombuffer(city.building, np.uint8), axis=1,
-        out=out[at["buildings"]:at["area_size"]].reshape(t.players, N))
+class Board:
+    """The island's planes of one city, seats in their own order, kept between calls.
+
+    A city changes only through actions, and an action changes one part of the island (a
+    bridge moved, a building raised, a Mexica walked) or none (a turn ended), so only the
+    planes whose pieces changed since the last call are drawn again: an RL step costs a few
+    comparisons and copies. The pieces are kept as copies to compare with, so a city changed
+    any other way (a hand-built position) is drawn right too.
+    """
+
+    __slots__ = ("areas", "block", "bridge", "building", "canal", "city", "mexica", "tile")
+
+    def __init__(self, city: City, t: Tables) -> None:
+        self.city = city  # held, so that its id is not reused while this board is kept
+        self.block = numpy().zeros(t.at["seat"], numpy().float32)
+        self.block[:t.at["canals"]] = t.terrain
+        self.canal = self.bridge = self.tile = self.building = b""
+        self.mexica: tuple[int, ...] = ()
+        self.areas: tuple[tuple[int, ...], ...] = ()
+
+    def catch_up(self, city: City, t: Tables) -> None:
+        """Draw again the planes whose pieces changed: canals, bridges by axis, calpulli
+        tiles, each seat's Mexica and buildings, then the areas (MX-3, MX-8, MX-9)."""
+        np, at, block = numpy(), t.at, self.block
+        redraw_areas = False
+        if city.canal != self.canal:
+            block[at["canals"]:at["bridges"]] = np.frombuffer(city.canal, np.uint8)
+            self.canal, redraw_areas = bytes(city.canal), True
+        if city.bridge != self.bridge:
+            t.bridge_planes.take(np.frombuffer(city.bridge, np.uint8), axis=1,
+                                 out=block[at["bridges"]:at["calpulli"]].reshape(2, N))
+            self.bridge = bytes(city.bridge)
+        if city.tile != self.tile:
+            t.tile_plane.take(np.frombuffer(city.tile, np.uint8),
+                              out=block[at["calpulli"]:at["mexica"]])
+            self.tile, redraw_areas = bytes(city.tile), True
+        if city.building != self.building:
+            t.building_planes.take(np.frombuffer(city.building, np.uint8), axis=1,
+                                   out=block[at["buildings"]:at["area_size"]].reshape(-1, N))
+            self.building = bytes(city.building)
+        mexica = tuple(city.mexica)
+        if mexica != self.mexica:
+            plane = block[at["mexica"]:at["buildings"]]
+            plane[:] = 0.0
+            for seat, square in enumerate(mexica):
+                if square >= 0:
+                    plane[seat * N + square] = 1.0
+            self.mexica, redraw_areas = mexica, True
+        districts = (tuple(city.available), tuple(city.area_tile))
+        if redraw_areas or districts != self.areas:
+            areas(city, t, block)
+            self.areas = districts
 
 
-def areas(city: City, seats: Sequence[int], t: Tables, out: Any) -> None:
+BOARDS = 64  # cities whose planes are kept: an environment per core and then some
+_boards: dict[int, Board] = {}
+_keeping = threading.Lock()  # environments in threads add and drop boards of their own
+
+
+def board(city: City, t: Tables) -> Board:
+    """`city`'s board, caught up."""
+    kept = _boards.get(id(city))
+    if kept is None or kept.city is not city:
+        kept = Board(city, t)
+        with _keeping:
+            while len(_boards) >= BOARDS:
+                del _boards[next(iter(_boards))]  # the oldest
+            _boards[id(city)] = kept
+    kept.catch_up(city, t)
+    return kept
+
+
+def areas(city: City, t: Tables, block: Any) -> None:
     """MX-3, MX-8, MX-9: on every dry square, its area's size, its district's tile, whether a
     tile of this part fits it, and which Mexica stand in it (a Mexica on a bridge is in none)."""
-    labels, firsts = partition(city)
-    area, sizes, tiles, available = city.area, city.area_size, city.area_tile, city.available
-    idents = [area[square] for square in firsts]
-    width = len(idents) + 1  # the last column is water: all zero
-    values = [sizes[i] / ISLAND for i in idents] + [0.0]
-    values += [tiles[i] / BIGGEST_TILE for i in idents] + [0.0]
-    values += [float(not tiles[i] and SIZES[0] <= sizes[i] <= BIGGEST_TILE
-                     and available[sizes[i] - SIZES[0]] > 0) for i in idents] + [0.0]
-    values += [0.0] * (width * len(seats))
-    for row, seat in enumerate(seats):
-        square = city.mexica[seat]
-        if square >= 0 and area[square] >= 0:
-            values[(3 + row) * width + labels[square]] = 1.0
-    rows = numpy().array(values, numpy().float32).reshape(3 + len(seats), width)
-    rows.take(labels, axis=1,
-              out=out[t.at["area_size"]:t.at["seat"]].reshape(3 + len(seats), N))
+    found = partition(city)
+    rows = block[t.at["area_size"]:t.at["seat"]].reshape(3 + t.players, N)
+    rows[:3] = found.districts(city)
+    for seat, square in enumerate(city.mexica):
+        if square >= 0 and city.area[square] >= 0:
+            rows[3 + seat] = found.area_plane(square)
+        else:
+            rows[3 + seat] = 0.0
 
 
 def whose_turn(city: City, player: int, t: Tables, ones: list[int]) -> None:
@@ -310,39 +386,87 @@ def final_returns(city: City, seats: Sequence[int]) -> list[float]:
 
 # --- the areas, numbered the same way for the same canals ------------------------------------
 
-PARTITIONS = 1024  # canal layouts remembered; a game has at most 42 of them
-_partitions: dict[bytes, tuple[Any, tuple[int, ...]]] = {}
+PARTITIONS = 256  # canal layouts remembered; a game has at most 42 of them
+DISTRICTS = 4  # district planes remembered per canal layout (tiles founded, tiles left)
+AREA_PLANES = 8  # planes of single areas remembered per canal layout
 
 
-def partition(city: City) -> tuple[Any, tuple[int, ...]]:
-    """The areas (MX-3) as a label per square (the areas numbered by their first square, water
-    one past the last) and each area's first square.
+class Partition:
+    """The areas of one canal layout (MX-3): a label per square (the areas numbered by their
+    first square, water one past the last), each area's first square, and the planes already
+    drawn on it (at most a few kB each)."""
 
-    The areas follow from the canals alone (dry squares are the land without canal), so the
-    labels are kept per canal layout: converting the 368 squares costs more than the rest of
+    __slots__ = ("areas", "firsts", "labels", "planes")
+
+    def __init__(self, area: list[int]) -> None:
+        firsts: dict[int, int] = {}
+        for square, ident in enumerate(area):
+            if ident >= 0 and ident not in firsts:
+                firsts[ident] = square
+        number = {ident: k for k, ident in enumerate(firsts)}
+        water = len(number)
+        self.labels = numpy().array([number.get(ident, water) for ident in area], numpy().intp)
+        self.labels.flags.writeable = False
+        self.firsts = tuple(firsts.values())
+        self.planes: dict[tuple[tuple[int, ...], tuple[int, ...]], Any] = {}
+        self.areas: dict[int, Any] = {}  # by label
+
+    def districts(self, city: City) -> Any:
+        """The area_size, districts and foundable planes, (3, squares): they change only when
+        a canal splits an area (a new partition), a district is founded or a tile leaves."""
+        tiles = tuple(city.area_tile[city.area[square]] for square in self.firsts)
+        key = (tiles, tuple(city.available))
+        planes = self.planes.get(key)
+        if planes is None:
+            if len(self.planes) >= DISTRICTS:
+                self.planes.clear()
+            planes = self.planes[key] = self._draw(city, tiles)
+        return planes
+
+    def area_plane(self, square: int) -> Any:
+        """1.0 on every square of the area `square` is in (a dry square)."""
+        label = int(self.labels[square])
+        plane = self.areas.get(label)
+        if plane is None:
+            if len(self.areas) >= AREA_PLANES:
+                self.areas.clear()
+            plane = self.areas[label] = (self.labels == label).astype(numpy().float32)
+            plane.flags.writeable = False
+        return plane
+
+    def _draw(self, city: City, tiles: tuple[int, ...]) -> Any:
+        sizes = [city.area_size[city.area[square]] for square in self.firsts]
+        available = city.available
+        values = [size / ISLAND for size in sizes] + [0.0]  # the last column is water
+        values += [tile / BIGGEST_TILE for tile in tiles] + [0.0]
+        values += [float(not tile and SIZES[0] <= size <= BIGGEST_TILE
+                         and available[size - SIZES[0]] > 0)
+                   for size, tile in zip(sizes, tiles, strict=True)] + [0.0]
+        rows = numpy().array(values, numpy().float32).reshape(3, len(sizes) + 1)
+        planes = rows.take(self.labels, axis=1)
+        planes.flags.writeable = False
+        return planes
+
+
+_partitions: dict[bytes, Partition] = {}
+
+
+def partition(city: City) -> Partition:
+    """The areas of `city`'s canal layout.
+
+    The areas follow from the canals alone (dry squares are the land without canal), so a
+    partition is kept per canal layout: converting the 368 squares costs more than the rest of
     the observation. `city.area`'s own numbers depend on the order of the splits, so only the
     partition is kept, never a city's numbers.
     """
     key = bytes(city.canal)
     found = _partitions.get(key)
     if found is None:
-        found = _label(city.area)
+        found = Partition(city.area)
         if len(_partitions) >= PARTITIONS:
             _partitions.clear()
         _partitions[key] = found
     return found
-
-
-def _label(area: list[int]) -> tuple[Any, tuple[int, ...]]:
-    firsts: dict[int, int] = {}
-    for square, ident in enumerate(area):
-        if ident >= 0 and ident not in firsts:
-            firsts[ident] = square
-    number = {ident: k for k, ident in enumerate(firsts)}
-    water = len(number)
-    labels = numpy().array([number.get(ident, water) for ident in area], numpy().intp)
-    labels.flags.writeable = False
-    return labels, tuple(firsts.values())
 
 
 # --- the information state: the observation and what the view has forgotten -----------------
