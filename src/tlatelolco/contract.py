@@ -444,6 +444,14 @@ class State:
         self._apply(action)
         self._history.append(action)
 
+    def apply_legal_action(self, action: int) -> None:
+        """Apply `action` that the caller took from this state's own `legal_actions()` or
+        `chance_outcomes()`, without asking the rules again. For loops that already hold that
+        list (the RL environments list the legal actions once per decision for the mask);
+        anything else goes through `apply_action`, which refuses illegal actions."""
+        self._apply(action)
+        self._history.append(action)
+
     def _illegal_message(self, action: Any, reason: str) -> str:
         return f"{self._describe(action)} is not legal: {reason}. Legal now: {self._legal_text()}"
 

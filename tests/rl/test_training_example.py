@@ -165,8 +165,17 @@ def test_axio_window_plays_the_engine_action_it_stands_for(example: ModuleType) 
 @pytest.mark.parametrize("seed", [3, 4])
 def test_axio_board_planes_show_the_display_and_its_circles(example: ModuleType,
                                                             seed: int) -> None:
-    from tlatelolco.games.axio.rules import circle
+    from tlatelolco.games.axio.rules import AROUND_CORNER
     from tlatelolco.games.axio.tiles import turned
+
+    def circle(table: Any, tiles: Any, cell: tuple[int, int], corner: int) -> list[int]:
+        """The quadrants the other tiles show around `corner` of `cell` (AX-3)."""
+        shown = []
+        for (dx, dy), theirs in AROUND_CORNER[corner]:
+            other = table.cells.get((cell[0] + dx, cell[1] + dy))
+            if other is not None:
+                shown.append(turned(tiles[other[0]], other[1])[theirs])
+        return shown
 
     np = pytest.importorskip("numpy")
     low = 1 - WINDOW // 2

@@ -106,6 +106,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             raise ValueError(f"render_mode {shown(render_mode)} is not supported; allowed: "
                              f"None, {', '.join(repr(m) for m in RENDER_MODES)}")
         self.game = load(game, **options)
+        self._num_actions = self.game.num_distinct_actions()
         self.render_mode = render_mode
         self.max_steps = self._step_limit(max_steps)
         self.metadata = {"render_modes": list(RENDER_MODES),
@@ -178,16 +179,27 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             self._was_dead_step(action)
             return
         move = self._as_action(agent, action)
-        try:
-            self._state.apply_action(move)
-        except IllegalActionError as err:
-            raise IllegalActionError(f"{agent} (seat {self._seats[agent]}): {err}", move,
-                                     err.reason) from None
+        if self._listed(move):  # the rules listed it for this decision: no need to ask again
+            self._state.apply_legal_action(move)
+        else:
+            try:
+                self._state.apply_action(move)  # refuses it, saying why
+            except IllegalActionError as err:
+                raise IllegalActionError(f"{agent} (seat {self._seats[agent]}): {err}", move,
+                                         err.reason) from None
         self._cumulative_rewards[agent] = 0.0
         self._steps += 1
         self._after_move(self._resolve_chance())
         if self.render_mode == "human":
             self.render()
+
+    def _listed(self, move: int) -> bool:
+        """Whether `move` is among the legal actions listed for this decision (sorted)."""
+        legal = self._legal
+        if not 0 <= move < self._num_actions:
+            return False
+        at = legal.searchsorted(move)
+        return bool(at < len(legal) and legal[at] == move)
 
     def _as_action(self, agent: str, action: Any) -> int:
         """`action` as a Python int (NumPy integers welcome); anything else is refused."""
@@ -210,7 +222,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         state, rng = self._state, self._rng
         player = state.current_player()
         while player == CHANCE:
-            state.apply_action(sample_chance(state, rng))
+            state.apply_legal_action(sample_chance(state, rng))  # an outcome it just listed
             player = state.current_player()
         return player
 

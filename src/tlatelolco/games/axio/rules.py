@@ -19,6 +19,7 @@ from tlatelolco.games.axio.table import (
     NAMES,
     OVER,
     PLACING,
+    START,
     START_CELLS,
     CellPlacements,
     Table,
@@ -73,27 +74,28 @@ def start_rotation(tile: Tile, cell_index: int) -> int | None:
     return (CENTRE_CORNER[cell_index] - empty) % 4
 
 
-def start_outcomes(t: Table, tiles: tuple[Tile, ...]) -> list[tuple[int, int, float]]:
-    """(tile, rotation, probability) for the next tile of the start square."""
-    turns = start_turns(tiles)[len(t.cells)]
-    p_tile = 1.0 / len(t.pool)
+def start_outcomes(t: Table, tiles: tuple[Tile, ...]) -> list[tuple[int, float]]:
+    """(action, probability) of each tile and turn the next start cell can get."""
+    draws = start_draws(tiles, len(t.cells), len(t.pool))
+    return list(chain.from_iterable(map(draws.__getitem__, sorted(t.pool))))
+
+
+@lru_cache(maxsize=32)
+def start_draws(tiles: tuple[Tile, ...], cell: int, unseen: int
+                ) -> tuple[tuple[tuple[int, float], ...], ...]:
+    """Per tile, its outcomes at start cell `cell` while `unseen` tiles are face down: its
+    one forced turn, or each of four turns alike. Worked out once per tile set: the start
+    square is drawn four times a game and lists every unseen tile each time."""
+    p_tile = 1.0 / unseen
     p_turn = p_tile / 4
-    outcomes = []
-    for tile in sorted(t.pool):
-        forced = turns[tile]
+    draws = []
+    for index, tile in enumerate(tiles):
+        forced = start_rotation(tile, cell)
         if forced is None:
-            outcomes += [(tile, 0, p_turn), (tile, 1, p_turn), (tile, 2, p_turn), (tile, 3, p_turn)]
+            draws.append(tuple((START + index * 4 + r, p_turn) for r in range(4)))
         else:
-            outcomes.append((tile, forced, p_tile))
-    return outcomes
-
-
-@lru_cache(maxsize=8)
-def start_turns(tiles: tuple[Tile, ...]) -> tuple[tuple[int | None, ...], ...]:
-    """`start_rotation` of every tile at each start cell, worked out once per tile set (the
-    start square is drawn four times a game and lists every unseen tile each time)."""
-    return tuple(tuple(start_rotation(tile, cell) for tile in tiles)
-                 for cell in range(START_TILES))
+            draws.append(((START + index * 4 + forced, p_tile),))
+    return tuple(draws)
 
 
 def lay_start_tile(t: Table, tile: int, rotation: int) -> None:
@@ -184,20 +186,6 @@ AROUND_CORNER = tuple(
     for cx, cy in CORNER_POINTS)
 
 
-def circle(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], corner: int) -> list[int]:
-    """The quadrants the other tiles show around corner `corner` of `cell` (EMPTY ones
-    included): the rest of the circle that corner is part of."""
-    x, y = cell
-    turned_tiles = faces(tiles)
-    shown = []
-    for (dx, dy), theirs in AROUND_CORNER[corner]:
-        other = t.cells.get((x + dx, y + dy))
-        if other is not None:
-            tile, rotation = other
-            shown.append(turned_tiles[tile][rotation][theirs])
-    return shown
-
-
 def score_placement(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], named: int
                     ) -> list[int]:
     """AX-3 step 2: points per colour for the tile just placed at `cell` (before the 12 cap)."""
@@ -214,19 +202,30 @@ def placement_points(t: Table, tiles: tuple[Tile, ...], cell: tuple[int, int], c
     empty corner scores as the colour named for it; empty quadrants never match.
     """
     points = [0] * NUM_COLOURS
+    turned_tiles, cells = faces(tiles), t.cells
+    x, y = cell
     for corner, shows in enumerate(corners):
         colour = named if shows == EMPTY else shows
-        if colour != EMPTY:
-            points[colour] += circle(t, tiles, cell, corner).count(colour)
+        if colour == EMPTY:
+            continue
+        for (dx, dy), theirs in AROUND_CORNER[corner]:  # the rest of the corner's circle
+            other = cells.get((x + dx, y + dy))
+            if other is not None and turned_tiles[other[0]][other[1]][theirs] == colour:
+                points[colour] += 1
     return points
 
 
 def add_points(board: list[int], points: list[int]) -> tuple[list[int], list[int]]:
     """The board after `points` (points above 12 are lost) and the colours reaching 12 now
     (AXIO!: one extra turn each, ruling of AX-4)."""
-    after = [min(TRACK_TOP, before + p) for before, p in zip(board, points, strict=True)]
-    reached = [c for c, (before, now) in enumerate(zip(board, after, strict=True))
-               if before < TRACK_TOP <= now]
+    after = board[:]
+    reached = []
+    for colour, gained in enumerate(points):
+        if gained:
+            before = board[colour]
+            after[colour] = min(TRACK_TOP, before + gained)
+            if before < TRACK_TOP <= after[colour]:
+                reached.append(colour)
     return after, reached
 
 

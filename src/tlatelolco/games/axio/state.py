@@ -69,8 +69,7 @@ class AxioState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         t = self._t
         if t.phase == START_SQUARE:
-            return [(START + tile * 4 + r, p)
-                    for tile, r, p in rules.start_outcomes(t, self._tiles)]
+            return rules.start_outcomes(t, self._tiles)
         if t.phase in (PLACING, OVER):
             return []
         p = 1.0 / len(t.pool)
