@@ -175,8 +175,8 @@ def test_illegal_actions_are_refused_and_change_nothing(name: str, n: int) -> No
     illegal = int(np.flatnonzero(before["action_mask"] == 0)[0])
     size = aec.action_space(agent).n
     for action, words in [(illegal, "Legal now"), (size, "numbered 0"), (-1, "numbered 0"),
-                          (1.5, "an integer"), ("3", "an integer"), (None, "must give"),
-                          (True, "must give")]:
+                          (10**30, "numbered 0"), (1.5, "an integer"), ("3", "an integer"),
+                          (None, "must give"), (True, "must give")]:
         with pytest.raises(IllegalActionError, match=words) as refused:
             aec.step(action)
         assert agent in str(refused.value)
@@ -189,6 +189,29 @@ def test_illegal_actions_are_refused_and_change_nothing(name: str, n: int) -> No
     legal = np.int64(np.flatnonzero(before["action_mask"])[0])  # NumPy integers are welcome
     aec.step(legal)
     assert state.history()[len(history)] == legal
+
+
+@configurations
+def test_the_agents_legal_list_is_its_own(name: str, n: int) -> None:
+    """`infos[agent]["legal_actions"]` is the agent's to keep or change: the environment checks
+    actions against its own copy, so changing the list neither changes the mask nor lets an
+    illegal action through."""
+    aec = make(name, n)
+    aec.reset(seed=4)
+    play(aec, np.random.default_rng(1), steps=2)
+    agent, state = aec.agent_selection, aec.unwrapped.game_state
+    mask = aec.observe(agent)["action_mask"]
+    listed = aec.infos[agent]["legal_actions"]
+    assert listed == state.legal_actions() == np.flatnonzero(mask).tolist()
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    listed[:] = [illegal]
+    assert np.array_equal(aec.observe(agent)["action_mask"], mask)
+    history = state.history()
+    with pytest.raises(IllegalActionError, match="Legal now"):
+        aec.step(illegal)
+    assert state.history() == history
+    aec.step(int(np.flatnonzero(mask)[-1]))
+    assert state.history()[len(history)] == int(np.flatnonzero(mask)[-1])
 
 
 @configurations

@@ -263,8 +263,6 @@ def counts(m: Market, player: int, colours: tuple[int, ...], goods: tuple[int, .
     ]
 
 
-
-
 def side_scores(holdings: list[int], king: list[int], pl: Plan) -> list[int]:
     """AM-7 per relative seat: per colour, the side's best holding times the king's goods."""
     if not any(king):
