@@ -170,7 +170,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
                              f"{', '.join(self.possible_agents)}") from None
         legal = self._legal if agent == self.agent_selection else NOTHING_LEGAL
         return {"observation": self._state.observation_tensor(seat),
-                "action_mask": action_mask(legal, self.game.num_distinct_actions())}
+                "action_mask": action_mask(legal, self._num_actions)}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's `action`, then resolve chance up to the next decision."""

@@ -234,10 +234,11 @@ def _board_copies(at: dict[str, int], players: int, player: int
     for into, source, length in copies:
         if not length:
             continue
-        if merged and merged[-1][0] + merged[-1][2] == into and \
-                merged[-1][1] + merged[-1][2] == source:
-            last = merged.pop()
-            into, source, length = last[0], last[1], last[2] + length
+        if merged:
+            last_into, last_source, last_length = merged[-1]
+            if (last_into + last_length, last_source + last_length) == (into, source):
+                merged[-1] = (last_into, last_source, last_length + length)  # one copy
+                continue
         merged.append((into, source, length))
     return tuple((slice(into, into + length), slice(source, source + length))
                  for into, source, length in merged)
@@ -270,7 +271,7 @@ class Board:
     any other way (a hand-built position) is drawn right too.
     """
 
-    __slots__ = ("areas", "block", "bridge", "building", "canal", "city", "mexica", "tile")
+    __slots__ = ("block", "bridge", "building", "canal", "city", "districts", "mexica", "tile")
 
     def __init__(self, city: City, t: Tables) -> None:
         self.city = city  # held, so that its id is not reused while this board is kept
@@ -278,7 +279,7 @@ class Board:
         self.block[:t.at["canals"]] = t.terrain
         self.canal = self.bridge = self.tile = self.building = b""
         self.mexica: tuple[int, ...] = ()
-        self.areas: tuple[tuple[int, ...], ...] = ()
+        self.districts: tuple[tuple[int, ...], ...] = ()  # tiles left, tiles founded
 
     def catch_up(self, city: City, t: Tables) -> None:
         """Draw again the planes whose pieces changed: canals, bridges by axis, calpulli
@@ -309,9 +310,9 @@ class Board:
                     plane[seat * N + square] = 1.0
             self.mexica, redraw_areas = mexica, True
         districts = (tuple(city.available), tuple(city.area_tile))
-        if redraw_areas or districts != self.areas:
+        if redraw_areas or districts != self.districts:
             areas(city, t, block)
-            self.areas = districts
+            self.districts = districts
 
 
 BOARDS = 64  # cities whose planes are kept: an environment per core and then some
