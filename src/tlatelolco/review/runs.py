@@ -29,6 +29,7 @@ little about a game played by better players than the search.
 from __future__ import annotations
 
 import os
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from typing import Any
 from tlatelolco.arena.storage import RECORDS, load_run
 from tlatelolco.records import RecordError, replay_record
 from tlatelolco.registry import load
+from tlatelolco.report.html import page_start
 from tlatelolco.review.analysis import (
     Settings,
     analyse_steps,
@@ -365,19 +367,8 @@ def format_run(result: dict[str, Any]) -> str:
         lines.append(" ".join(cells).rstrip())
         if number == len(heads) - 1:
             lines.append(" ".join("-" * w for w in widths))
-    lines += ["", _wrap(DEFINITION, WIDTH)]
+    lines += ["", textwrap.fill(DEFINITION, WIDTH, break_on_hyphens=False)]
     return "\n".join(lines)
-
-
-def _wrap(text: str, width: int) -> str:
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join([*lines, line])
 
 
 CSS = """
@@ -411,11 +402,7 @@ def run_html(result: dict[str, Any]) -> str:
               _num(g["luck"]), _num(g["lost"]), _num(g["chance"])]
              for g in result["per_game"]]
     return "\n".join([
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
-        f"<h1>{escape(title)}</h1>",
+        *page_start(title, CSS),
         f"<table>{facts}</table>",
         "<h2>Per bot kind</h2>",
         _table(HEAD, _bot_rows(result, interval=True)),

@@ -70,10 +70,11 @@ class AxioState(State):
         t = self._t
         if t.phase == START_SQUARE:
             return rules.start_outcomes(t, self._tiles)
-        if t.phase in (PLACING, OVER):
+        uniform = self.uniform_chance_outcomes()
+        if uniform is None:
             return []
-        p = 1.0 / len(t.pool)
-        return [(DRAW + tile, p) for tile in sorted(t.pool)]
+        draws, p = uniform
+        return [(action, p) for action in draws]
 
     def uniform_chance_outcomes(self) -> tuple[list[int], float] | None:
         """A draw into a hand: every unseen tile alike (the start square turns some tiles)."""

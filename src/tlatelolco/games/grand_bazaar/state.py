@@ -46,10 +46,10 @@ class GrandBazaarState(State):
         return self._player == TERMINAL
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._player != CHANCE:
+        uniform = self.uniform_chance_outcomes()
+        if uniform is None:
             return []
-        cards = rules.price_cards_left(self._b)
-        p = 1.0 / len(cards)
+        cards, p = uniform
         return [(c, p) for c in cards]
 
     def uniform_chance_outcomes(self) -> tuple[list[int], float] | None:
