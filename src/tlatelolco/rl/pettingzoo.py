@@ -115,7 +115,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players())]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = dict.fromkeys(self.possible_agents, seat_space(self.game))
-        self.action_spaces = {agent: spaces.Discrete(self.game.num_distinct_actions())
+        self.action_spaces = {agent: spaces.Discrete(self._num_actions)
                               for agent in self.possible_agents}
         self._rng = random.Random()
         # The legal actions of the agent to move, listed once per decision, as the index array

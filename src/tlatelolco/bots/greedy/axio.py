@@ -44,7 +44,7 @@ from tlatelolco.contract import Game, State
 from tlatelolco.games.axio import rules
 from tlatelolco.games.axio.state import AxioState
 from tlatelolco.games.axio.table import Table, place_action
-from tlatelolco.games.axio.tiles import EMPTY, NUM_COLOURS, Tile, turned
+from tlatelolco.games.axio.tiles import EMPTY, NUM_COLOURS, Tile, faces, turned
 
 TOP = rules.TRACK_TOP
 START = 0.02  # concavity of a track's worth at the bot's first placement
@@ -190,13 +190,14 @@ def point_circle(t: Table, tiles: tuple[Tile, ...], point: tuple[int, int]
     """How many quadrants of each colour the display shows around a grid point (index 5:
     empty ones), and how many tiles touch it."""
     counts = [0] * (NUM_COLOURS + 1)
+    shown = faces(tiles)  # the set's turned tiles, as scoring reads them
     px, py = point
     placed = 0
     for (dx, dy), corner in rules.AROUND_POINT:
         cell = t.cells.get((px + dx, py + dy))
         if cell is not None:
             tile, rotation = cell
-            counts[turned(tiles[tile], rotation)[corner]] += 1
+            counts[shown[tile][rotation][corner]] += 1
             placed += 1
     return counts, placed
 
