@@ -113,7 +113,7 @@ def test_serve_with_redis_without_the_client_names_the_server_extra(
 
 def test_the_web_database_refuses_postgresql_without_the_driver(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tlatelolco.web.db import make_engine
+    from tlatelolco.web.storage.db import make_engine
 
     hide(monkeypatch, "psycopg")
     with pytest.raises(MissingExtra, match="server"):

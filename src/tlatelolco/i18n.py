@@ -30,10 +30,10 @@ LOCALE = Path(__file__).with_name("locale")
 # domain -> (source files, relative to the package, whose marked messages it holds)
 DOMAINS: dict[str, tuple[str, ...]] = {
     "ui": ("web/static/game.js", "web/static/shell.js", "web/static/seats.js",
-           "web/static/review.js", "web/views.py", "web/bots.py", "web/service.py",
-           "web/sockets.py"),
+           "web/static/review.js", "web/play/views.py", "web/workers/bots.py",
+           "web/play/service.py", "web/realtime/sockets.py"),
     "lobby": ("web/static/lobby.js", "web/static/lobby.html"),
-    "rules": ("web/static/rules.js", "web/rules.py"),
+    "rules": ("web/static/rules.js", "web/http/rules.py"),
     "chat": ("web/static/chat.js",),
     "terminal": ("cli/*.py", "cli/boards/*.py", "match.py"),
     "grand_bazaar": ("games/grand_bazaar/*.py", "web/static/games/grand_bazaar.js"),

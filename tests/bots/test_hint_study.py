@@ -9,7 +9,7 @@ import pytest
 
 from tlatelolco import list_games, load
 from tlatelolco.bots.hint_study import Budget, add, main, row, sample_positions
-from tlatelolco.web.bots import HINT_NOISE, HINT_TIME, HINT_TIMES, hint, hint_time
+from tlatelolco.web.workers.bots import HINT_NOISE, HINT_TIME, HINT_TIMES, hint, hint_time
 
 
 def _hint(moves: list[tuple[int, int, float]], why: str = "searched") -> dict[str, object]:

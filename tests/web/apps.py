@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tlatelolco.web import Settings, create_app
-from tlatelolco.web.limits import RateLimits
+from tlatelolco.web.http.limits import RateLimits
 
 NO_LIMITS = RateLimits(creates=0, joins=0, hints=0, sockets=0)  # tests create many games
 

@@ -51,7 +51,7 @@ def postgres_schema() -> Iterator[str]:
     from sqlalchemy import create_engine, text
     from sqlalchemy.pool import NullPool
 
-    from tlatelolco.web.db import normalise_url
+    from tlatelolco.web.storage.db import normalise_url
 
     schema = f"t_{secrets.token_hex(6)}"
     engine = create_engine(normalise_url(base), poolclass=NullPool)

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from tlatelolco.web.benchmark import Bench, Game, Seat, percentiles, run_server_bench
-from tlatelolco.web.db import make_engine, upgrade
-from tlatelolco.web.store import GameRow, SeatRow, Store
+from tlatelolco.web.storage.db import make_engine, upgrade
+from tlatelolco.web.storage.store import GameRow, SeatRow, Store
 
 KEYS = {"games", "moves", "seconds", "moves_per_s", "latency_ms", "errors", "lost"}
 

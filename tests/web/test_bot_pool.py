@@ -20,7 +20,7 @@ from tests.web import slow_jobs
 
 from tlatelolco.chance import sample_chance
 from tlatelolco.registry import load
-from tlatelolco.web.bots import (
+from tlatelolco.web.workers.bots import (
     MAX_BOT_ITERATIONS,
     MAX_BOT_TIME,
     MAX_SPEC_LENGTH,
@@ -193,7 +193,7 @@ def test_decide_with_a_clamped_spec_moves():
 CHILD = """
 import asyncio
 from tests.web import slow_jobs
-from tlatelolco.web.bots import BotPool
+from tlatelolco.web.workers.bots import BotPool
 
 async def main():
     pool = BotPool(1)

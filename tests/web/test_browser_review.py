@@ -25,8 +25,8 @@ from tests.web.test_browser import csp_violations
 from tlatelolco import load, play_match
 from tlatelolco.contract import CHANCE
 from tlatelolco.records import result_of
-from tlatelolco.web.db import make_engine
-from tlatelolco.web.store import GameRow, SeatRow, Store
+from tlatelolco.web.storage.db import make_engine
+from tlatelolco.web.storage.store import GameRow, SeatRow, Store
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 ITERATIONS = 16  # search iterations per decision: a quick review, flags from its noise too

@@ -15,11 +15,11 @@ from tests.web.services import Client
 from tests.web.services import hello as hello_text
 from websockets.sync.client import connect
 
-from tlatelolco.web import chat
-from tlatelolco.web.errors import ApiError
+from tlatelolco.web.http.errors import ApiError
+from tlatelolco.web.realtime import chat
 
 __all__ = ["browser"]  # the fixture, shared with test_browser.py
-STATIC = Path(chat.__file__).with_name("static")
+STATIC = Path(chat.__file__).parents[1] / "static"
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
-from tlatelolco.web.db import make_engine, metadata, normalise_url, upgrade
+from tlatelolco.web.storage.db import make_engine, metadata, normalise_url, upgrade
 
 
 def test_migrations_match_the_declared_tables_and_run_twice(tmp_path):

@@ -66,7 +66,7 @@ def test_a_hint_that_does_not_come_in_time_says_so_and_can_be_asked_again(client
     created = create(client, "mexica", ["taken", "bot:random"], num_players=2)
     game_id, token = created["id"], created["seats"][0]["token"]
     wait_for(lambda: my_turn(client, game_id, token), what="my turn")
-    monkeypatch.setattr("tlatelolco.web.hub.HINT_TIME", -4.999)  # 1 ms to answer
+    monkeypatch.setattr("tlatelolco.web.realtime.hub.HINT_TIME", -4.999)  # 1 ms to answer
     late = hint(client, game_id, token)
     assert late.status_code == 503 and late.json()["error"] == "busy"
     assert "ask again" in late.json()["message"]

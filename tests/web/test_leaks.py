@@ -18,7 +18,7 @@ import pytest
 from tests.web.apps import auth, claim, create, serve, socket, view, wait_for
 
 import tlatelolco
-from tlatelolco.web.views import HIDDEN_TEXT
+from tlatelolco.web.play.views import HIDDEN_TEXT
 
 
 def collect(client, game_id: str, token: str | None, into: list, stop: threading.Event

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from sqlalchemy import update
 from tests.web.apps import auth, create, serve, view
 
-from tlatelolco.web.db import games
-from tlatelolco.web.limits import CSP, RateLimits
-from tlatelolco.web.store import now
+from tlatelolco.web.http.limits import CSP, RateLimits
+from tlatelolco.web.storage.db import games
+from tlatelolco.web.storage.store import now
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ from babel.messages.pofile import read_po
 from tests.web.apps import auth, create, serve, view, wait_for
 
 from tlatelolco.i18n import JS_KEYWORDS, LOCALE
-from tlatelolco.web.api import winners
-from tlatelolco.web.store import GameRow, SeatRow
+from tlatelolco.web.http.api import winners
+from tlatelolco.web.storage.store import GameRow, SeatRow
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "tlatelolco" / "web" / "static"
 LOBBY_PO = LOCALE / "es" / "LC_MESSAGES" / "lobby.po"

@@ -27,7 +27,7 @@ import pytest
 from tests.web.services import Client, Server, hello, postgres_schema
 from websockets.sync.client import ClientConnection, connect
 
-from tlatelolco.web.pubsub import PubSub, RedisPubSub, channel
+from tlatelolco.web.realtime.pubsub import PubSub, RedisPubSub, channel
 
 DELIVERY = 3.0  # seconds within which a move on one process reaches the other's players
 
@@ -311,7 +311,7 @@ def has_open(pid: int, path: Path) -> bool:
         return False
 
 
-UPGRADE = "import sys; from tlatelolco.web.db import make_engine, upgrade; " \
+UPGRADE = "import sys; from tlatelolco.web.storage.db import make_engine, upgrade; " \
           "upgrade(make_engine(sys.argv[1]))"
 
 

@@ -20,9 +20,9 @@ from tests.web.apps import auth, create, my_turn, serve, view, wait_for
 
 from tlatelolco.registry import load
 from tlatelolco.review import Settings, review_record
-from tlatelolco.web.db import make_engine
-from tlatelolco.web.reviews import reviews as reviews_table
-from tlatelolco.web.views import HIDDEN_TEXT
+from tlatelolco.web.play.views import HIDDEN_TEXT
+from tlatelolco.web.storage.db import make_engine
+from tlatelolco.web.workers.reviews import reviews as reviews_table
 
 ITERATIONS = 12
 WORDS = ("played_words", "best_words")
@@ -301,7 +301,7 @@ def test_a_review_shows_each_viewer_only_what_its_replay_shows(tmp_path, monkeyp
                 assert text == replayed[step]["text"]  # what the replay's log says
                 assert (text == HIDDEN_TEXT) == (step in hidden)
             assert all(d["best"] is not None for d in review["decisions"])
-        monkeypatch.setattr("tlatelolco.web.reviews.OPEN_MOVES", frozenset())
+        monkeypatch.setattr("tlatelolco.web.workers.reviews.OPEN_MOVES", frozenset())
         spectator = client.get(review_url(game_id)).json()["review"]
         assert all(d["best"] is None and d["best_text"] is None and d["legal"] is None
                    for d in spectator["decisions"])

@@ -20,7 +20,7 @@ from tests.web.apps import serve
 
 from tlatelolco.i18n import JS_KEYWORDS, PYTHON_KEYWORDS
 from tlatelolco.registry import list_games
-from tlatelolco.web import rules
+from tlatelolco.web.http import rules
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "tlatelolco"

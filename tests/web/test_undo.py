@@ -183,9 +183,9 @@ def test_another_process_replays_the_game_after_an_undo(tmp_path):
     """Two services on one database (two server processes): the one that did not see the
     undo notices the game's undo count, replays the final line, and refuses nothing wrongly
     nor appends to a line that was taken back."""
-    from tlatelolco.web.db import make_engine, upgrade
-    from tlatelolco.web.service import Service
-    from tlatelolco.web.store import Store
+    from tlatelolco.web.play.service import Service
+    from tlatelolco.web.storage.db import make_engine, upgrade
+    from tlatelolco.web.storage.store import Store
 
     engine = make_engine(f"sqlite:///{tmp_path / 'two.db'}")
     upgrade(engine)

@@ -1,8 +1,8 @@
 """How long must a hint think before it can tell moves apart? Measured per game.
 
-A hint (`tlatelolco.web.bots.hint`) is a short search whose values are noisy: two searches of
-the same position with different seeds rank the moves differently when the budget is too
-small. This study samples positions from seeded greedy games and, for each time budget, runs
+A hint (`tlatelolco.web.workers.bots.hint`) is a short search whose values are noisy: two
+searches of the same position with different seeds rank the moves differently when the budget
+is too small. This study samples positions from seeded greedy games and, for each time budget, runs
 the server's own `hint` twice per position with different seeds, then reports how often the
 two agree on the best move, how much the value of one move differs between them (the noise),
 and the gap between the best and second-best values. `docs/hints.md` explains every column
@@ -25,7 +25,7 @@ from tlatelolco.bots import search_spec
 from tlatelolco.contract import State
 from tlatelolco.match import play_match
 from tlatelolco.registry import load
-from tlatelolco.web.bots import hint
+from tlatelolco.web.workers.bots import hint
 
 PER_GAME = 4  # positions taken from each greedy game, spread over it
 COLUMNS = ("budget s", "positions", "iterations", "seconds", "agree", "top agree", "close",

@@ -342,8 +342,8 @@ def serve(
     import uvicorn
 
     from tlatelolco.web import Settings, create_app
-    from tlatelolco.web.limits import RateLimits
-    from tlatelolco.web.protocol import guarded_protocol
+    from tlatelolco.web.http.limits import RateLimits
+    from tlatelolco.web.http.protocol import guarded_protocol
 
     try:
         rate_limits = RateLimits.parse(limits)
@@ -357,7 +357,7 @@ def serve(
         settings.db = db
     if redis is not None:
         settings.redis = redis or None
-    from tlatelolco.web.db import normalise_url
+    from tlatelolco.web.storage.db import normalise_url
 
     if normalise_url(settings.db).startswith("postgresql"):  # refused before the server starts
         require("psycopg", "server")

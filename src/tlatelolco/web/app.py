@@ -19,16 +19,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from tlatelolco.i18n import LANGUAGES, browser_catalogue
-from tlatelolco.web import api, rules, sockets
-from tlatelolco.web.bots import BotPool
-from tlatelolco.web.db import DEFAULT_URL, make_engine, one_server_per_file, upgrade
-from tlatelolco.web.errors import ApiError
-from tlatelolco.web.hub import Hub
-from tlatelolco.web.limits import Guard, RateLimiter, RateLimits, redact_server_logs
-from tlatelolco.web.pubsub import make_pubsub
-from tlatelolco.web.reviews import Reviews
-from tlatelolco.web.service import Service
-from tlatelolco.web.store import Store
+from tlatelolco.web.http import api, rules
+from tlatelolco.web.http.errors import ApiError
+from tlatelolco.web.http.limits import Guard, RateLimiter, RateLimits, redact_server_logs
+from tlatelolco.web.play.service import Service
+from tlatelolco.web.realtime import sockets
+from tlatelolco.web.realtime.hub import Hub
+from tlatelolco.web.realtime.pubsub import make_pubsub
+from tlatelolco.web.storage.db import DEFAULT_URL, make_engine, one_server_per_file, upgrade
+from tlatelolco.web.storage.store import Store
+from tlatelolco.web.workers.bots import BotPool
+from tlatelolco.web.workers.reviews import Reviews
 
 STATIC = Path(__file__).with_name("static")
 

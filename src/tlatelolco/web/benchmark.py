@@ -513,7 +513,7 @@ class Bench:
         their action, read from the database itself (the API answers from memory)."""
         from sqlalchemy import select
 
-        from tlatelolco.web.db import actions, games, make_engine
+        from tlatelolco.web.storage.db import actions, games, make_engine
 
         ids = [g.id for g in self.played if g.acked]
         stored: dict[str, dict[int, int]] = {i: {} for i in ids}

@@ -13,8 +13,8 @@ from typing import Any
 from tlatelolco.contract import State
 from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, gettext, render
 from tlatelolco.records import result_of
-from tlatelolco.web.live import Live, Step, undoable_steps
-from tlatelolco.web.store import GameRow
+from tlatelolco.web.play.live import Live, Step, undoable_steps
+from tlatelolco.web.storage.store import GameRow
 
 HIDDEN_TEXT = N_("a hidden draw")
 

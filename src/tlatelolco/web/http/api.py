@@ -18,12 +18,12 @@ from fastapi import APIRouter, Header, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from tlatelolco.i18n import pick_language
-from tlatelolco.web import chat
-from tlatelolco.web.errors import ApiError
-from tlatelolco.web.hub import Hub
-from tlatelolco.web.reviews import Reviews, alternative_view
-from tlatelolco.web.store import GameRow
-from tlatelolco.web.views import players, replay_view, seat_view
+from tlatelolco.web.http.errors import ApiError
+from tlatelolco.web.play.views import players, replay_view, seat_view
+from tlatelolco.web.realtime import chat
+from tlatelolco.web.realtime.hub import Hub
+from tlatelolco.web.storage.store import GameRow
+from tlatelolco.web.workers.reviews import Reviews, alternative_view
 
 router = APIRouter(prefix="/api")
 TOKEN_MAX = 64  # characters of a credential or an invite (they have 24)

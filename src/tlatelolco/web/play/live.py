@@ -19,7 +19,7 @@ from tlatelolco.contract import CHANCE, Game, State
 from tlatelolco.i18n import Message
 from tlatelolco.registry import load
 from tlatelolco.turns import undoable
-from tlatelolco.web.store import GameRow
+from tlatelolco.web.storage.store import GameRow
 
 log_ = logging.getLogger("tlatelolco.web")
 

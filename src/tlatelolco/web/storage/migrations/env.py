@@ -1,10 +1,10 @@
-"""Alembic environment: runs on the connection `tlatelolco.web.db.upgrade` hands over, or on
+"""Alembic environment: runs on the connection `tlatelolco.web.storage.db.upgrade` hands over, or on
 `sqlalchemy.url` when run from the alembic command line."""
 
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from tlatelolco.web.db import metadata, normalise_url
+from tlatelolco.web.storage.db import metadata, normalise_url
 
 config = context.config
 connection = config.attributes.get("connection")

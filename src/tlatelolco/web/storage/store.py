@@ -25,7 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from tlatelolco.web.db import actions, games, seats, takebacks
+from tlatelolco.web.storage.db import actions, games, seats, takebacks
 
 ADVANCE = text(
     "UPDATE games SET version = :new, status = :status, result = :result, "

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from tlatelolco.web.errors import ApiError
+from tlatelolco.web.http.errors import ApiError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -16,12 +16,12 @@ from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from tlatelolco.web.bots import HINT_TIME, BotPool, time_budget
-from tlatelolco.web.chat import address_limiter, chat_channel
-from tlatelolco.web.errors import ApiError
-from tlatelolco.web.limits import RateLimiter, RateLimits
-from tlatelolco.web.pubsub import PubSub, channel
-from tlatelolco.web.service import Change, Service
+from tlatelolco.web.http.errors import ApiError
+from tlatelolco.web.http.limits import RateLimiter, RateLimits
+from tlatelolco.web.play.service import Change, Service
+from tlatelolco.web.realtime.chat import address_limiter, chat_channel
+from tlatelolco.web.realtime.pubsub import PubSub, channel
+from tlatelolco.web.workers.bots import HINT_TIME, BotPool, time_budget
 
 log = logging.getLogger("tlatelolco.web")
 HINTS_KEPT = 256  # games whose last hint is kept

@@ -23,9 +23,8 @@ from tlatelolco.contract import MAX_ACTION_TEXT, IllegalActionError
 from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, Seat, gettext, in_words, render
 from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
-from tlatelolco.web.bots import MAX_SPEC_LENGTH, clamp_spec, hint_time
-from tlatelolco.web.errors import ApiError, forbidden, not_found, unauthorized
-from tlatelolco.web.live import (
+from tlatelolco.web.http.errors import ApiError, forbidden, not_found, unauthorized
+from tlatelolco.web.play.live import (
     Live,
     apply_step,
     build_live,
@@ -33,7 +32,8 @@ from tlatelolco.web.live import (
     token_hash,
     undoable_steps,
 )
-from tlatelolco.web.store import GameRow, SeatRow, Store
+from tlatelolco.web.storage.store import GameRow, SeatRow, Store
+from tlatelolco.web.workers.bots import MAX_SPEC_LENGTH, clamp_spec, hint_time
 
 OPEN, HUMAN, BOT = "open", "human", "bot"
 # Seats are numbered from 0 everywhere (engine, terminal, board pieces), so default names are too.

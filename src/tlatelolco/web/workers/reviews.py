@@ -49,12 +49,12 @@ from tlatelolco.review.analysis import (
     decision_steps,
     review_key,
 )
-from tlatelolco.web.bots import BotPool
-from tlatelolco.web.db import metadata
-from tlatelolco.web.errors import ApiError
-from tlatelolco.web.hub import Hub
-from tlatelolco.web.live import Live, token_hash
-from tlatelolco.web.views import HIDDEN_TEXT, replay_view
+from tlatelolco.web.http.errors import ApiError
+from tlatelolco.web.play.live import Live, token_hash
+from tlatelolco.web.play.views import HIDDEN_TEXT, replay_view
+from tlatelolco.web.realtime.hub import Hub
+from tlatelolco.web.storage.db import metadata
+from tlatelolco.web.workers.bots import BotPool
 
 WORKERS = 1  # review batches at once (each in a process of its own)
 QUEUE = 8  # reviews queued or running at once, all clients together

@@ -28,11 +28,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tlatelolco.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, gettext
-from tlatelolco.web import chat
-from tlatelolco.web.errors import ApiError
-from tlatelolco.web.hub import Hub
-from tlatelolco.web.pubsub import channel
-from tlatelolco.web.views import versioned_view
+from tlatelolco.web.http.errors import ApiError
+from tlatelolco.web.play.views import versioned_view
+from tlatelolco.web.realtime import chat
+from tlatelolco.web.realtime.hub import Hub
+from tlatelolco.web.realtime.pubsub import channel
 
 router = APIRouter()
 HELLO_TIMEOUT = 10.0  # seconds for the first message

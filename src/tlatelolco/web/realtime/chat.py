@@ -46,13 +46,13 @@ from sqlalchemy import (
     select,
 )
 
-from tlatelolco.web.db import games, metadata, seats
-from tlatelolco.web.errors import ApiError, not_found
-from tlatelolco.web.limits import RateLimiter, RateLimits
-from tlatelolco.web.service import Service, clean_name
+from tlatelolco.web.http.errors import ApiError, not_found
+from tlatelolco.web.http.limits import RateLimiter, RateLimits
+from tlatelolco.web.play.service import Service, clean_name
+from tlatelolco.web.storage.db import games, metadata, seats
 
 if TYPE_CHECKING:
-    from tlatelolco.web.sockets import Session
+    from tlatelolco.web.realtime.sockets import Session
 
 TEXT_MAX = 300  # characters of one message
 PER_SOCKET = 5  # messages one connection may send ...
@@ -74,8 +74,17 @@ chat = Table(
     Column("name", String(64), nullable=False),
     Column("text", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("channel", String(12), nullable=False, server_default="players"),
+    Column("author", String(24), nullable=True),  # a spectator's pseudonym (for mutes)
 )
 Index("ix_chat_game", chat.c.game_id, chat.c.id)
+# spectators a player of the game muted: their messages are no longer stored or sent
+chat_mutes = Table(
+    "chat_mutes", metadata,
+    Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("author", String(24), primary_key=True),
+    Column("muted_at", DateTime(timezone=True), nullable=False),
+)
 
 
 def chat_channel(game_id: str) -> str:

@@ -33,6 +33,7 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    true,
 )
 
 from tlatelolco.extras import require
@@ -53,8 +54,11 @@ games = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Column("undos", Integer, nullable=False, server_default="0"),  # actions taken back so far
+    Column("client", String(64), nullable=True),  # the address that created it (quotas)
+    Column("spectator_chat", Boolean, nullable=False, server_default=true()),
 )
 Index("ix_games_status_updated", games.c.status, games.c.updated_at)
+Index("ix_games_client_created", games.c.client, games.c.created_at)
 Index("ix_games_updated", games.c.updated_at)  # finding abandoned games
 
 seats = Table(
