@@ -305,7 +305,7 @@ def test_the_spanish_page_is_served(client) -> None:
 def test_every_message_of_the_rules_pages_is_translated() -> None:
     with (PACKAGE / "locale" / "es" / "LC_MESSAGES" / "rules.po").open("rb") as f:
         catalogue = read_po(f, locale="es")
-    marked = {m[1] for m in extract_from_file("python", PACKAGE / "web" / "rules.py",
+    marked = {m[1] for m in extract_from_file("python", PACKAGE / "web" / "http" / "rules.py",
                                               keywords=PYTHON_KEYWORDS)}
     marked |= {m[1] for m in extract_from_file("javascript", PACKAGE / "web" / "static" /
                                                "rules.js", keywords=JS_KEYWORDS)}
