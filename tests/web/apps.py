@@ -12,15 +12,17 @@ from fastapi.testclient import TestClient
 
 from tlatelolco.web import Settings, create_app
 from tlatelolco.web.http.limits import RateLimits
+from tlatelolco.web.play.quota import Quota
 
 NO_LIMITS = RateLimits(creates=0, joins=0, hints=0, sockets=0)  # tests create many games
+NO_QUOTA = Quota(games=0, daily=0)  # and keep them
 
 
 @contextmanager
 def serve(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
     """A TestClient on a fresh SQLite database, bots in threads and without delay."""
     options = {"db": f"sqlite:///{tmp_path / 'web.db'}", "bot_workers": 0, "bot_delay": 0.0,
-               "redis": None, "rate_limits": NO_LIMITS, **settings}
+               "redis": None, "rate_limits": NO_LIMITS, "quota": NO_QUOTA, **settings}
     with TestClient(create_app(Settings(**options))) as client:
         yield client
 
@@ -91,7 +93,7 @@ def live_server(tmp_path: Path, **settings: Any) -> Iterator[str]:
     import uvicorn
 
     options = {"db": f"sqlite:///{tmp_path / 'live.db'}", "bot_workers": 0, "bot_delay": 0.0,
-               "redis": None, "rate_limits": NO_LIMITS, **settings}
+               "redis": None, "rate_limits": NO_LIMITS, "quota": NO_QUOTA, **settings}
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -118,9 +118,11 @@ class Server:
     def __init__(self, db: str, redis: str | None = None, *, log: Path,
                  bot_workers: int = 0, bot_delay: float = 0.0, host: str = "127.0.0.1",
                  limits: str = "creates=0,joins=0,hints=0,sockets=0",
+                 quota: str = "games=0,daily=0",
                  args: tuple[str, ...] = ()) -> None:
         self.host = host  # the address it listens on (0.0.0.0: every interface)
         self.limits = limits  # rate limits (`serve --limits`): off, tests create many games
+        self.quota = quota  # games per address (`serve --quota`): off for the same reason
         self.args = args  # more `serve` options
         self.db = db
         self.redis = redis
@@ -141,7 +143,7 @@ class Server:
     def command(self) -> list[str]:
         args = ["serve", "--host", self.host, "--port", str(self.port), "--db", self.db,
                 "--bot-workers", str(self.bot_workers), "--bot-delay", str(self.bot_delay),
-                "--log-level", "warning", "--limits", self.limits]
+                "--log-level", "warning", "--limits", self.limits, "--quota", self.quota]
         if self.redis:
             args += ["--redis", self.redis]
         args += self.args

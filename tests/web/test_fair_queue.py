@@ -7,10 +7,13 @@ import asyncio
 
 from tlatelolco.web.workers.fairness import HINT, IDLE, PERSON, REVIEW, FairQueue, Ticket
 
+RUNNING = Ticket(client="running")
 
-async def _order(queue: FairQueue, tickets: list[Ticket]) -> list[Ticket]:
+
+async def _order(queue: FairQueue, tickets: list[Ticket],
+                 running: Ticket = RUNNING) -> list[Ticket]:
     """Queue every ticket behind one running job, then free slots one at a time."""
-    await queue.acquire(Ticket(client="running"))
+    await queue.acquire(running)
     served: list[Ticket] = []
 
     async def job(ticket: Ticket) -> None:
@@ -29,8 +32,15 @@ async def _order(queue: FairQueue, tickets: list[Ticket]) -> list[Ticket]:
 def test_one_client_with_many_games_gets_no_more_turns_than_a_client_with_one():
     attacker = [Ticket(PERSON, "attacker", f"g{i}") for i in range(4) for _ in range(3)]
     victim = Ticket(PERSON, "victim", "mine")
-    served = asyncio.run(_order(FairQueue(1), [*attacker, victim]))
-    assert served.index(victim) <= 1  # behind at most one of the attacker's twelve jobs
+    served = asyncio.run(_order(FairQueue(1), [*attacker, victim], running=attacker[0]))
+    assert served.index(victim) == 0  # the attacker was served last: the victim goes next
+
+
+def test_clients_take_turns_and_one_back_from_a_pause_goes_first():
+    a = [Ticket(PERSON, "a", f"g{i}") for i in range(3)]
+    b = [Ticket(PERSON, "b", "g") for _ in range(3)]
+    served = asyncio.run(_order(FairQueue(1), [*a, *b], running=a[0]))
+    assert [t.client for t in served] == ["b", "a", "b", "a", "b", "a"]
 
 
 def test_urgent_classes_first_whatever_the_arrival_order():

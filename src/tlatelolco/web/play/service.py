@@ -32,8 +32,16 @@ from tlatelolco.web.play.live import (
     token_hash,
     undoable_steps,
 )
+from tlatelolco.web.play.quota import Quota, check_quota
 from tlatelolco.web.storage.store import GameRow, SeatRow, Store
-from tlatelolco.web.workers.bots import MAX_SPEC_LENGTH, clamp_spec, hint_time
+from tlatelolco.web.workers.bots import (
+    IDLE_BOT_TIME,
+    MAX_SPEC_LENGTH,
+    clamp_spec,
+    hint_time,
+    idle_spec,
+)
+from tlatelolco.web.workers.fairness import IDLE, PERSON, Ticket
 
 OPEN, HUMAN, BOT = "open", "human", "bot"
 # Seats are numbered from 0 everywhere (engine, terminal, board pieces), so default names are too.
@@ -94,9 +102,13 @@ def game_status(seats: list[SeatRow], finished: bool) -> str:
 
 
 class Service:
-    def __init__(self, store: Store, cache_size: int = 2000) -> None:
+    def __init__(self, store: Store, cache_size: int = 2000, *, quota: Quota | None = None,
+                 idle_bot_time: float = IDLE_BOT_TIME, expire_after: float = 0.0) -> None:
         self.store = store
         self.cache_size = cache_size
+        self.quota = quota or Quota(0, 0)  # games per creating address (none: unlimited)
+        self.idle_bot_time = idle_bot_time  # a bot's seconds in a game of bots only (0: any)
+        self.expire_after = expire_after  # when abandoned games go (said in quota errors)
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._cache_lock = threading.Lock()
 
@@ -174,11 +186,13 @@ class Service:
         return [(row, started.get(row.id)) for row in rows]
 
     def create(self, game: str, options: dict[str, Any], seats: list[str] | None,
-               name: str | None, listed: bool) -> tuple[GameRow, dict[int, str],
-                                                        dict[int, str]]:
+               name: str | None, listed: bool, spectator_chat: bool = True,
+               client: str | None = None) -> tuple[GameRow, dict[int, str], dict[int, str]]:
         """A new game; the personal credentials of the seats its creator takes, and the
-        invites of its open seats (each good for one claim)."""
+        invites of its open seats (each good for one claim). `client`, the creator's address,
+        is stored with it (quotas, fair bot time) and must be within its quota."""
         try:
+            check_option_types(game_class(game), options)
             checked = game_class(game).check_remote_options(options)
             loaded = load(game, **checked)
         except ValueError as err:
@@ -205,7 +219,10 @@ class Service:
                 row.invite_hash = token_hash(invites[row.seat])
         row = GameRow(id=secrets.token_urlsafe(6), game=loaded.info.name,
                       options=dict(loaded.options), seed=str(secrets.randbits(63)),
-                      status=game_status(rows, False), version=0, listed=listed, seats=rows)
+                      status=game_status(rows, False), version=0, listed=listed,
+                      seats=self._idle_bots(rows), client=client,
+                      spectator_chat=spectator_chat)
+        check_quota(self.store, self.quota, client, self.expire_after)
         self.store.create_game(row)
         live = self.live(row.id)
         with live.lock:
@@ -267,11 +284,12 @@ class Service:
                             token_hash=token_hash(token))
             return live, seat, token, self._change_seat(live, taken, expect=OPEN)
 
-    def claim(self, game_id: str, invite: str | None, name: str | None
-              ) -> tuple[Live, int, str, Change]:
+    def claim(self, game_id: str, invite: str | None, name: str | None,
+              held: str | None = None) -> tuple[Live, int, str, Change]:
         """The holder of an invite takes the open seat it was made for, with a fresh personal
         credential: whoever made or saw the invite cannot act for the seat. An invite is
-        good once."""
+        good once. `held` is a credential the claimer already has in this game (one person,
+        one seat where seats hide things, as in `join`)."""
         if not invite:
             raise ApiError(401, "no_credential", "claiming a seat needs its invite: send the "
                            "code from the invite link as 'Authorization: Bearer INVITE'")
@@ -290,6 +308,12 @@ class Service:
                 raise ApiError(409, "invite_used", f"this invite link was used already: seat "
                                f"{seat.seat} is taken by {seat.name}. Ask a player of the game "
                                "for a new link, or watch the game")
+            mine = live.seat_of(held) if held else None
+            if mine is not None and hides_between_seats(live.game):
+                raise ApiError(409, "one_seat", f"you hold seat {mine} of this game already; in "
+                               f"{live.game.info.title} the seats hide things from each other, "
+                               "so each person holds one seat: pass this invite on to "
+                               "somebody else")
             if live.row.status == "finished":
                 raise ApiError(409, "finished", "this game is over; nobody can join it")
             token = new_token()
@@ -334,9 +358,11 @@ class Service:
                                                   if s.kind == OPEN) or "none"))
         return Change(live.row.id, live.version, live.version, seats_changed=True)
 
-    def rematch(self, game_id: str, token: str | None) -> tuple[str, int, Change | None]:
+    def rematch(self, game_id: str, token: str | None, client: str | None = None
+                ) -> tuple[str, int, Change | None]:
         """The same table again with seats rotated by one; each player keeps their credential
-        (open seats get no invite: a player of the new game asks for one)."""
+        (open seats get no invite: a player of the new game asks for one). It is `client`'s
+        game, within its quota, as a create is."""
         live, seat = self.authenticate(game_id, token)
         if not live.state.is_terminal():
             raise ApiError(409, "not_finished", "a rematch can be asked for once the game is over")
@@ -349,7 +375,9 @@ class Service:
                 row = GameRow(id=secrets.token_urlsafe(6), game=live.row.game,
                               options=dict(live.row.options), seed=str(secrets.randbits(63)),
                               status=game_status(seats, False), version=0,
-                              listed=live.row.listed, seats=seats)
+                              listed=live.row.listed, seats=seats, client=client,
+                              spectator_chat=live.row.spectator_chat)
+                check_quota(self.store, self.quota, client, self.expire_after)
                 if not self.store.create_game(row, rematch_of=game_id):
                     self._catch_up(live, seats=True)  # another process made it first
                 else:
@@ -363,10 +391,11 @@ class Service:
                 change = None
             return live.row.rematch_id or "", (seat + 1) % n, change
 
-    def expire(self, idle_for: float) -> list[str]:
-        """Delete the unfinished games nobody touched for `idle_for` seconds (see
-        `Store.expire_games`) and forget them here."""
-        gone = self.store.expire_games(idle_for)
+    def expire(self, idle_for: float, bot_games_after: float = 0.0) -> list[str]:
+        """Delete the unfinished games nobody touched for `idle_for` seconds and the finished
+        games of bots only `bot_games_after` seconds after their end (see
+        `Store.expire_games`), and forget them here."""
+        gone = self.store.expire_games(idle_for, bot_games_after)
         with self._cache_lock:
             for game_id in gone:
                 self._cache.pop(game_id, None)
@@ -515,8 +544,11 @@ class Service:
         return Change(live.row.id, len(log), previous)
 
     # --- bots -----------------------------------------------------------------------------
-    def bot_turn(self, game_id: str) -> tuple[int, str, dict[str, Any]] | None:
-        """(seat, bot spec, job) when a bot seat is to move in a running game, else None."""
+    def bot_turn(self, game_id: str) -> tuple[int, str, dict[str, Any], Ticket] | None:
+        """(seat, bot spec, job, ticket) when a bot seat is to move in a running game, else
+        None. The ticket charges the move to the game's creator: in a game with a person at
+        a priority above games of bots only, whose bots also think at most `idle_bot_time`
+        (games stored before the cut was made at creation get it here)."""
         live = self.live(game_id)
         state, row = live.state, live.row
         if row.status != "running" or state.is_terminal():
@@ -524,7 +556,20 @@ class Service:
         seat = state.current_player()
         if seat < 0 or row.seats[seat].kind != BOT:
             return None
-        return seat, row.seats[seat].bot or "random", _job(live, seat, row.seats[seat].bot)
+        spec = row.seats[seat].bot or "random"
+        idle = all(s.kind == BOT for s in row.seats)
+        if idle:
+            spec = idle_spec(spec, self.idle_bot_time)
+        ticket = Ticket(IDLE if idle else PERSON, row.client or "?", row.id)
+        return seat, spec, _job(live, seat, spec), ticket
+
+    def _idle_bots(self, seats: list[SeatRow]) -> list[SeatRow]:
+        """`seats`, with each bot's search cut to `idle_bot_time` when every seat is a bot:
+        a game nobody plays gets a small share of the bot workers."""
+        if not all(s.kind == BOT for s in seats):
+            return seats
+        return [dataclasses.replace(s, bot=idle_spec(s.bot or "random", self.idle_bot_time))
+                for s in seats]
 
     def hint_job(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The job of a hint for the credential's seat: its turn, in a game against bots only
@@ -606,10 +651,34 @@ def bot_seed(seed: str, seat: int, version: int, purpose: str = "bot") -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+VERSION_MAX = 2**31 - 1  # the largest version a client may send (a game never gets near it)
+
+
 def _check_version_type(version: Any) -> None:
-    if type(version) is not int:
+    if type(version) is not int or not 0 <= version <= VERSION_MAX:
         raise ApiError(422, "bad_version", "send 'version': the version of the view you "
-                       "are answering (an integer)")
+                       f"are answering, an integer from 0 to {VERSION_MAX}")
+
+
+JSON_TYPES = {int: "a whole number (a JSON integer such as 3)",
+              bool: "true or false", str: "text (a JSON string)"}
+
+
+def check_option_types(cls: Any, options: dict[str, Any]) -> None:
+    """That each option sent has the JSON type of the option's default: `"3"`, `3.0` or
+    `true` for a number of players is refused (the command line's text conversion is not
+    for clients); ValueError naming the option, its type and its allowed values."""
+    declared = {o.name: o for o in cls.info.options}
+    for name, value in options.items():
+        option = declared.get(name)
+        if option is None or type(value) is type(option.default):
+            continue  # an unknown name is refused by check_remote_options
+        kind = JSON_TYPES.get(type(option.default), type(option.default).__name__)
+        got = "null" if value is None else {bool: "true/false", int: "a whole number",
+                                            float: "a number with a fraction",
+                                            str: "text"}.get(type(value), "a value")
+        raise ValueError(f"{cls.info.name}: option {name} is {kind}, not {got}; allowed: "
+                         f"{option.allowed()}")
 
 
 def _check_current(live: Live, version: int) -> None:

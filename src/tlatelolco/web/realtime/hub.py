@@ -22,6 +22,7 @@ from tlatelolco.web.play.service import Change, Service
 from tlatelolco.web.realtime.chat import address_limiter, chat_channel
 from tlatelolco.web.realtime.pubsub import PubSub, channel
 from tlatelolco.web.workers.bots import HINT_TIME, BotPool, time_budget
+from tlatelolco.web.workers.fairness import HINT, Ticket
 
 log = logging.getLogger("tlatelolco.web")
 HINTS_KEPT = 256  # games whose last hint is kept
@@ -33,11 +34,13 @@ class Hub:
     def __init__(self, service: Service, pubsub: PubSub, bots: BotPool, *,
                  bot_delay: float = 0.0, bot_delays: dict[str, float] | None = None,
                  bot_time: float = 5.0, inline: bool = False,
-                 limits: RateLimiter | None = None, expire_after: float = 0.0) -> None:
+                 limits: RateLimiter | None = None, expire_after: float = 0.0,
+                 expire_bot_games: float = 0.0) -> None:
         self.service = service
         self.limits = limits or RateLimiter(RateLimits(0, 0, 0, 0))
         self.chat_limits = address_limiter()  # chat messages per client address
         self.expire_after = expire_after
+        self.expire_bot_games = expire_bot_games  # seconds a finished game of bots is kept
         self.pubsub = pubsub
         self.bots = bots
         self.bot_delay = bot_delay
@@ -80,14 +83,16 @@ class Hub:
     async def _sweep(self, every: float = 20.0) -> None:
         """Now and then, move the bots of games nobody moved for a while (the process that
         would have moved them may have died while another one goes on serving), and delete
-        the unfinished games abandoned for `expire_after` seconds."""
+        the unfinished games abandoned for `expire_after` seconds and the finished games of
+        bots only that ended `expire_bot_games` seconds ago."""
         rounds = 0
         while True:
-            if self.expire_after > 0 and rounds % 90 == 0:  # at start, then every half hour
-                try:
-                    gone = await self.write(self.service.expire, self.expire_after)
+            if (self.expire_after > 0 or self.expire_bot_games > 0) and rounds % 90 == 0:
+                try:  # at start, then every half hour
+                    gone = await self.write(self.service.expire, self.expire_after,
+                                            self.expire_bot_games)
                     if gone:
-                        log.info("deleted %d abandoned games", len(gone))
+                        log.info("deleted %d abandoned games and games of bots", len(gone))
                 except Exception:
                     log.exception("deleting abandoned games failed")
             rounds += 1
@@ -148,11 +153,12 @@ class Hub:
                     if game_id in self._kicked:  # it changed while we looked: look again
                         continue
                     return
-                seat, spec, job = turn
+                seat, spec, job, ticket = turn  # the spec as cut for a game of bots only
                 delay = self.bot_delays.get(job["game"], self.bot_delay)
                 if delay:
                     await asyncio.sleep(delay)
-                action = await self.bots.decide(job, time_budget(spec, self.bot_time) + 1.0)
+                action = await self.bots.decide(job, time_budget(spec, self.bot_time) + 1.0,
+                                                ticket)
                 if action is None:
                     action = self._fallback(game_id)
                     log.warning("bot %s in game %s ran out of time; it played %s", spec,
@@ -169,13 +175,15 @@ class Hub:
             if self._bot_tasks.get(game_id) is asyncio.current_task():
                 del self._bot_tasks[game_id]
 
-    async def hint(self, job: dict[str, Any]) -> dict[str, Any]:
-        """A hint (see `bots.hint`) for the position and seat of `job`, searched once."""
+    async def hint(self, job: dict[str, Any], client: str | None = None) -> dict[str, Any]:
+        """A hint (see `bots.hint`) for the position and seat of `job`, searched once, ahead
+        of every bot move (a person waits on it) and charged to `client`, who asked."""
         game_id = job["game_id"]
         asked = (len(job["history"]), job["seat"], job.get("undos", 0))
         kept = self._hints.get(game_id)
         if kept is None or kept[0] != asked or _failed(kept[1]):
-            kept = (asked, asyncio.create_task(self.bots.hint(job, HINT_TIME + 5.0)))
+            ticket = Ticket(HINT, client or "?", game_id)
+            kept = (asked, asyncio.create_task(self.bots.hint(job, HINT_TIME + 5.0, ticket)))
             self._hints[game_id] = kept
         self._hints.move_to_end(game_id)
         while len(self._hints) > HINTS_KEPT:

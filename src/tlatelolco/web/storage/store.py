@@ -74,6 +74,8 @@ class GameRow:
     history: list[int] = field(default_factory=list)
     actors: list[int] = field(default_factory=list)
     undos: int = 0  # actions taken back so far (see Store.undo)
+    client: str | None = None  # the address that created it (quotas, fair bot time)
+    spectator_chat: bool = True  # spectators may talk in their own channel
 
 
 class Store:
@@ -95,7 +97,9 @@ class Store:
             db.execute(insert(games).values(
                 id=row.id, game=row.game, options=row.options, seed=row.seed,
                 status=row.status, version=0, listed=row.listed, result=None,
-                rematch_id=None, created_at=stamp, updated_at=stamp))
+                rematch_id=None, created_at=stamp, updated_at=stamp,
+                client=row.client[:64] if row.client else None,
+                spectator_chat=row.spectator_chat))
             db.execute(insert(seats), [
                 {"game_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
                  "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash}
@@ -113,7 +117,8 @@ class Store:
                 listed=found["listed"], seats=self._seats(db, game_id),
                 result=found["result"], rematch_id=found["rematch_id"],
                 created_at=found["created_at"], updated_at=found["updated_at"],
-                undos=found["undos"])
+                undos=found["undos"], client=found["client"],
+                spectator_chat=found["spectator_chat"])
             if with_history:
                 steps = db.execute(select(actions.c.action, actions.c.seat)
                                    .where(actions.c.game_id == game_id)
@@ -268,17 +273,42 @@ class Store:
         with self.engine.connect() as db:
             return list(db.execute(query).scalars())
 
-    def expire_games(self, idle_for: float) -> list[str]:
-        """Delete the unfinished games nobody moved or joined for `idle_for` seconds; their
-        ids. Finished games are records and stay."""
-        cutoff = now() - dt.timedelta(seconds=idle_for)
+    def expire_games(self, idle_for: float, bot_games_after: float = 0.0) -> list[str]:
+        """Delete the unfinished games nobody moved or joined for `idle_for` seconds, and the
+        finished games in which no person held a seat, `bot_games_after` seconds after their
+        end (0 skips either); their ids. Finished games a person played are records and
+        stay. At most 1,000 of each kind a call."""
+        stamp = now()
+        queries = []
+        if idle_for:
+            queries.append(select(games.c.id).where(
+                games.c.status != "finished",
+                games.c.updated_at < stamp - dt.timedelta(seconds=idle_for)))
+        if bot_games_after:
+            people = select(seats.c.game_id).where(seats.c.game_id == games.c.id,
+                                                   seats.c.kind != "bot")
+            queries.append(select(games.c.id).where(
+                games.c.status == "finished", ~people.exists(),
+                games.c.updated_at < stamp - dt.timedelta(seconds=bot_games_after)))
+        found: list[str] = []
         with self.engine.begin() as db:
-            found = list(db.execute(select(games.c.id).where(
-                games.c.status != "finished", games.c.updated_at < cutoff).limit(1000)
-            ).scalars())
+            for query in queries:
+                found += db.execute(query.limit(1000)).scalars()
             if found:  # their seats and actions go with them: ON DELETE CASCADE
                 db.execute(delete(games).where(games.c.id.in_(found)))
         return found
+
+    def client_games(self, client: str, since: dt.datetime) -> tuple[int, int, dt.datetime | None]:
+        """For the games `client` created: how many are unfinished, how many were created
+        since `since`, and the oldest of those (when the daily quota frees up). Both counts
+        read the (client, created_at) index."""
+        mine = games.c.client == client[:64]
+        with self.engine.connect() as db:
+            unfinished = db.execute(select(func.count()).select_from(games).where(
+                mine, games.c.status != "finished")).scalar_one()
+            recent, oldest = db.execute(select(func.count(), func.min(games.c.created_at))
+                                        .where(mine, games.c.created_at >= since)).one()
+        return int(unfinished), int(recent), oldest
 
     def count_games(self) -> int:
         with self.engine.connect() as db:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import math
 import multiprocessing
 import multiprocessing.context
@@ -33,6 +34,7 @@ from typing import Any, TypeVar
 from tlatelolco.bots import Bot, make_bot, parse_spec
 from tlatelolco.contract import State
 from tlatelolco.registry import load
+from tlatelolco.web.workers.fairness import ANONYMOUS, FairQueue, Ticket
 
 _positions: OrderedDict[str, State] = OrderedDict()
 _lock = threading.Lock()  # tests run the jobs in threads: one replays a kept position at a time
@@ -50,9 +52,12 @@ HINT_MOVES = 5  # moves a hint lists
 MAX_BOT_TIME = 10.0  # seconds a bot may think, whatever its spec asks
 MAX_BOT_ITERATIONS = 100_000  # search iterations a bot may run, whatever its spec asks
 MAX_SPEC_LENGTH = 64  # characters of a bot spec
+IDLE_BOT_TIME = 1.0  # seconds a bot thinks in a game of bots only (nobody waits on it)
+SEARCHERS = ("mcts", "ismcts")  # the bots with a search budget (time=, iterations=)
 START_TIME = 60.0  # seconds a fresh worker may take to import before it is given up
 WATCH_EVERY = 0.5  # seconds between a worker's looks at whether the server is still alive
 READY = "ready"  # what a worker says once its imports are done
+THREADS = 2  # threads that run bot jobs when a pool has no worker processes (tests)
 T = TypeVar("T")
 
 
@@ -123,13 +128,16 @@ def clamp_spec(spec: str) -> str:
     """`spec` with its search budget bounded: `time=` cut to at most `MAX_BOT_TIME` seconds and
     `iterations=` to at most `MAX_BOT_ITERATIONS`, so no spec asks for unbounded work. A spec
     longer than `MAX_SPEC_LENGTH`, or a budget that is not a positive finite number (a whole
-    one for iterations), raises `ValueError` saying what is allowed. Unchanged specs are
+    one for iterations), or any other parameter its bot does not take or out of its range
+    (`specs.check_params`), raises `ValueError` saying what is allowed. Unchanged specs are
     returned as they are."""
+    from tlatelolco.web.workers.specs import check_params
+
     if len(spec) > MAX_SPEC_LENGTH:
         raise ValueError(f"a bot spec has at most {MAX_SPEC_LENGTH} characters, "
                          f"this one has {len(spec)}")
     name, params = parse_spec(spec)
-    bounded = dict(params)
+    bounded = check_params(name, params)
     if "time" in params:
         value = params["time"]
         if not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
@@ -148,6 +156,25 @@ def clamp_spec(spec: str) -> str:
     if all(type(bounded[k]) is type(params[k]) and bounded[k] == params[k] for k in params):
         return spec
     return f"{name}:" + ",".join(f"{key}={value}" for key, value in bounded.items())
+
+
+def idle_spec(spec: str, seconds: float) -> str:
+    """`spec` for a game of bots only: a search bot's `time=` cut to `seconds` (added when
+    it has none; its `iterations=` end it sooner or not at all, as the search stops at
+    whichever comes first; a spec that would grow past `MAX_SPEC_LENGTH` keeps only the
+    time). Other bots answer at once and are left as they are, and so is everything when
+    `seconds` is 0."""
+    try:
+        name, params = parse_spec(spec)
+    except ValueError:
+        return spec  # not a spec the worker can use anyway: it falls back to the name
+    value = params.get("time")
+    if name not in SEARCHERS or seconds <= 0 or (
+            isinstance(value, int | float) and 0 < value <= seconds):
+        return spec
+    cut = f"{name}:" + ",".join(f"{key}={value}" for key, value in
+                                {**params, "time": seconds}.items())
+    return cut if len(cut) <= MAX_SPEC_LENGTH else f"{name}:time={seconds}"
 
 
 def _bounded(spec: str) -> str:
@@ -228,46 +255,49 @@ class _Worker:
 
 
 class BotPool:
-    """Runs `decide` and `hint` in `workers` processes (0: in threads of this process, for
-    tests), one job per worker at a time, jobs waiting for a worker first come first served.
+    """Runs `decide` and `hint` in `workers` processes (0: in two threads of this process, for
+    tests), one job per worker at a time. Jobs waiting for a worker take turns in the fair
+    order of their `Ticket`s (`FairQueue`: hints, then games with a person, then games of
+    bots only; round robin over clients, then over each client's games), not first come
+    first served: one client with many games cannot hold everybody else's bots back.
 
     A job's time counts from when a worker starts it, so a game is not charged for waiting
     behind another game's search; a job still running when its time is up is killed with its
     worker, which a fresh one replaces at once. Workers exit on their own within
     `WATCH_EVERY` seconds of the server's death, even in the middle of a search. (Threads
-    cannot be killed: there a late job only stops being waited for.)"""
+    cannot be killed: there a late job only stops being waited for, and keeps its thread.)"""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._threads = (concurrent.futures.ThreadPoolExecutor(max_workers=2)
+        self._threads = (concurrent.futures.ThreadPoolExecutor(max_workers=THREADS)
                          if workers == 0 else None)
         self._context = multiprocessing.get_context("spawn")
         # started now, so their imports (~0.5 s) are done before the first bot is to move
         self._all = [_Worker(self._context) for _ in range(workers)]
         self._idle: deque[_Worker] = deque(self._all)
-        self._waiting: deque[asyncio.Future[_Worker]] = deque()
+        self.queue = FairQueue(workers or THREADS)  # who gets the next free worker
         self._closed = False
 
-    async def decide(self, job: dict[str, Any], timeout: float) -> int | None:
+    async def decide(self, job: dict[str, Any], timeout: float,
+                     ticket: Ticket = ANONYMOUS) -> int | None:
         """The bot's action, or None when it took longer than `timeout` seconds."""
-        return await self.run(decide, job, timeout)
+        return await self.run(decide, job, timeout, ticket)
 
-    async def hint(self, job: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+    async def hint(self, job: dict[str, Any], timeout: float,
+                   ticket: Ticket = ANONYMOUS) -> dict[str, Any] | None:
         """The hint for `job` (see `hint`), or None when it took longer than `timeout`."""
-        return await self.run(hint, job, timeout)
+        return await self.run(hint, job, timeout, ticket)
 
     async def run(self, function: Callable[[dict[str, Any]], T], job: dict[str, Any],
-                  timeout: float) -> T | None:
-        """`function(job)` in a worker: its result, or None when it has not finished `timeout`
-        seconds after the worker started it. Its exception is raised here. Cancelling the call
-        takes the job out of the queue, or kills the worker running it."""
+                  timeout: float, ticket: Ticket = ANONYMOUS) -> T | None:
+        """`function(job)` in a worker once `ticket`'s turn comes: its result, or None when it
+        has not finished `timeout` seconds after the worker started it. Its exception is
+        raised here. Cancelling the call takes the job out of the queue, or kills the worker
+        running it."""
+        await self._turn(ticket)
         if self._threads is not None:
-            future = asyncio.get_running_loop().run_in_executor(self._threads, function, job)
-            try:
-                return await asyncio.wait_for(future, timeout)
-            except TimeoutError:
-                return None
-        worker = await self._acquire()
+            return await self._in_thread(function, job, timeout)
+        worker = self._take()
         try:
             if not worker.ready:
                 await worker.receive(START_TIME)  # READY: start-up is not the job's time
@@ -286,28 +316,44 @@ class BotPool:
         except BaseException:  # cancelled: the job may be running, so the worker goes
             self._replace(worker)
             raise
-        self._release(worker)
+        self._give_back(worker)
         if not ok:
             raise value
         return value  # type: ignore[no-any-return]
 
-    async def _acquire(self) -> _Worker:
-        """A free worker, in the order asked for."""
+    async def _turn(self, ticket: Ticket) -> None:
+        """Wait for a free worker (or thread) in fair order; the caller holds its slot."""
         if self._closed:
             raise RuntimeError("the bot pool is closed")
-        if self._idle and not self._waiting:
-            worker = self._idle.popleft()
-        else:
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiting.append(waiter)
-            try:
-                worker = await waiter
-            except asyncio.CancelledError:
-                if waiter in self._waiting:
-                    self._waiting.remove(waiter)
-                elif not waiter.cancelled() and waiter.exception() is None:
-                    self._release(waiter.result())  # handed over as we were cancelled
-                raise
+        await self.queue.acquire(ticket)
+        if self._closed:  # woken by `close`
+            self.queue.release()
+            raise RuntimeError("the bot pool is closed")
+
+    async def _in_thread(self, function: Callable[[dict[str, Any]], T], job: dict[str, Any],
+                         timeout: float) -> T | None:
+        """`run` in a thread: its slot is freed when the thread is, even after a timeout."""
+        assert self._threads is not None
+        try:
+            future = self._threads.submit(function, job)
+        except RuntimeError:  # shut down
+            self.queue.release()
+            raise RuntimeError("the bot pool is closed") from None
+        loop = asyncio.get_running_loop()
+
+        def free(_: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nothing waits
+                loop.call_soon_threadsafe(self.queue.release)
+
+        future.add_done_callback(free)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        except TimeoutError:
+            return None
+
+    def _take(self) -> _Worker:
+        """An idle worker for the job holding a slot (slots and workers are as many)."""
+        worker = self._idle.popleft()
         if not worker.process.is_alive():  # died while idle (the OOM killer?): a fresh one
             worker.kill()
             self._all.remove(worker)
@@ -315,34 +361,30 @@ class BotPool:
             self._all.append(worker)
         return worker
 
-    def _release(self, worker: _Worker) -> None:
-        """Hand `worker` to the first job waiting, else keep it idle."""
-        while self._waiting:
-            waiter = self._waiting.popleft()
-            if not waiter.done():
-                waiter.set_result(worker)
-                return
+    def _give_back(self, worker: _Worker) -> None:
+        """`worker` is idle again and its slot goes to the next job in fair order."""
         self._idle.append(worker)
+        self.queue.release()
 
     def _replace(self, worker: _Worker) -> None:
         """Kill `worker` and put a fresh one in its place (none once the pool is closed)."""
         worker.kill()
         if worker in self._all:
             self._all.remove(worker)
-        if not self._closed:
-            fresh = _Worker(self._context)
-            self._all.append(fresh)
-            self._release(fresh)
+        if self._closed:
+            self.queue.release()
+            return
+        fresh = _Worker(self._context)
+        self._all.append(fresh)
+        self._give_back(fresh)
 
     def close(self) -> None:
-        """Kill the workers now: a search still running is not worth waiting for."""
+        """Kill the workers now: a search still running is not worth waiting for. Jobs still
+        waiting for a worker fail with `RuntimeError`."""
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)
         self._closed = True
-        for waiter in self._waiting:
-            if not waiter.done():
-                waiter.set_exception(RuntimeError("the bot pool is closed"))
-        self._waiting.clear()
+        self.queue.slots = self.queue.running + self.queue.waiting()  # wake them to fail
         for worker in self._all:
             worker.process.kill()
         for worker in self._all:

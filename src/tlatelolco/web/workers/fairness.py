@@ -8,8 +8,8 @@ worker goes to:
 1. the most urgent priority class waiting (`HINT` before `PERSON` before `IDLE` before
    `REVIEW`): a person waiting on a hint or on a bot's move never queues behind a game that
    nobody watches;
-2. within it, the client served least recently (round robin over clients, so a client with
-   forty games gets no more turns than a client with one);
+2. within it, the client served least recently (so a client with forty games gets no more
+   turns than a client with one, and one who comes back after a pause goes first);
 3. within that client, the game served least recently; within a game, first come first.
 
 `FairQueue` only decides the order; the pools (`BotPool` for this machine's processes, the
@@ -19,11 +19,13 @@ remote pool for worker machines) run the jobs.
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 
 HINT, PERSON, IDLE, REVIEW = 0, 1, 2, 3  # priority classes, most urgent first
 PRIORITY_NAMES = {HINT: "hint", PERSON: "person", IDLE: "idle", REVIEW: "review"}
+REMEMBERED = 10_000  # clients and games whose last turn is remembered
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +64,12 @@ class FairQueue:
     def __init__(self, slots: int) -> None:
         self._slots = max(0, slots)
         self.running = 0
-        # priority -> client -> game -> waiters; OrderedDicts rotate: served goes last
-        self._classes: dict[int, OrderedDict[str, OrderedDict[str, deque[_Waiter]]]] = {}
+        # priority -> client -> game -> waiters, in the order they came
+        self._classes: dict[int, dict[str, dict[str, deque[_Waiter]]]] = {}
+        # when each client, and each (client, game), last got a slot: the least recent goes
+        # first, so a client who comes back after a pause is not put behind one just served
+        self._served: OrderedDict[str | tuple[str, str], int] = OrderedDict()
+        self._clock = itertools.count()
 
     @property
     def slots(self) -> int:
@@ -76,7 +82,7 @@ class FairQueue:
 
     def waiting(self, priority: int | None = None) -> int:
         """How many jobs wait (of one priority class, or all)."""
-        classes = [self._classes.get(priority, OrderedDict())] if priority is not None \
+        classes = [self._classes.get(priority, {})] if priority is not None \
             else list(self._classes.values())
         return sum(len(w) for clients in classes for games in clients.values()
                    for w in games.values())
@@ -84,17 +90,18 @@ class FairQueue:
     def waiting_for(self, client: str) -> int:
         """How many jobs of `client` wait, in every priority class."""
         return sum(len(w) for clients in self._classes.values()
-                   for w in clients.get(client, OrderedDict()).values())
+                   for w in clients.get(client, {}).values())
 
     async def acquire(self, ticket: Ticket = ANONYMOUS) -> None:
         """Wait for a slot; the caller must `release()` it when its job is done."""
         if self.running < self._slots and not self.waiting():
             self.running += 1
+            self._served_now(ticket)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         waiter = _Waiter(ticket, future)
-        clients = self._classes.setdefault(ticket.priority, OrderedDict())
-        clients.setdefault(ticket.client, OrderedDict()).setdefault(
+        clients = self._classes.setdefault(ticket.priority, {})
+        clients.setdefault(ticket.client, {}).setdefault(
             ticket.game, deque()).append(waiter)
         self._wake()
         try:
@@ -128,23 +135,32 @@ class FairQueue:
         for priority in sorted(self._classes):
             clients = self._classes[priority]
             while clients:
-                client, games = next(iter(clients.items()))
+                client = min(clients, key=self._last_served)
+                games = clients[client]
+                game = min(games, key=lambda g: self._last_served((client, g)))
+                waiters = games[game]
+                waiter = waiters.popleft()
+                if not waiters:
+                    del games[game]
                 if not games:
                     del clients[client]
-                    continue
-                game, waiters = next(iter(games.items()))
-                waiter = waiters.popleft()
-                del games[game]  # the served game goes to the back of its client's games
-                if waiters:
-                    games[game] = waiters
-                del clients[client]  # and the served client to the back of its class
-                if games:
-                    clients[client] = games
                 if waiter.future.done():  # cancelled while it waited
                     continue
+                self._served_now(waiter.ticket)
                 return waiter
             del self._classes[priority]
         return None
+
+    def _last_served(self, key: str | tuple[str, str]) -> int:
+        """When `key` (a client, or a client's game) was last given a slot: -1 for never."""
+        return self._served.get(key, -1)
+
+    def _served_now(self, ticket: Ticket) -> None:
+        for key in (ticket.client, (ticket.client, ticket.game)):
+            self._served[key] = next(self._clock)
+            self._served.move_to_end(key)
+        while len(self._served) > REMEMBERED:  # forget the longest-served: they go first
+            self._served.popitem(last=False)
 
     def _forget(self, waiter: _Waiter) -> None:
         clients = self._classes.get(waiter.ticket.priority)
