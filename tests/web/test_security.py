@@ -33,7 +33,9 @@ def server(tmp_path_factory):
     logs = tmp_path_factory.mktemp("security")
     with Server(f"sqlite:///{logs / 'games.db'}", log=logs / "server.log", bot_workers=1,
                 limits="creates=0,joins=0,hints=0,sockets=0",
-                args=("--header-timeout", "1", "--log-level", "info")) as server:
+                args=("--header-timeout", "1", "--log-level", "info",
+                      # attacker and bystander share 127.0.0.1 here: per-address caps off
+                      "--connections-per-client", "0", "--sockets-per-client", "0")) as server:
         yield server
 
 

@@ -1,8 +1,9 @@
 """What keeps one client from freezing or flooding the server: request body size, per-client
-rates of the costly requests, and the headers every page is sent with.
+rates of the costly requests, caps on open WebSockets, and the headers every page is sent with.
 
-Rates are counted per client address in each server process (behind a reverse proxy, run
-uvicorn with `--forwarded-allow-ips` so that the address is the player's, not the proxy's).
+Rates and caps are counted per client address in each server process. That address is the
+peer's unless the operator names a reverse proxy (`serve --forwarded-allow-ips`): only then is
+the proxy's `X-Forwarded-For` believed, else anybody could send a new address every request.
 """
 
 from __future__ import annotations
@@ -111,6 +112,44 @@ class RateLimiter:
             self._buckets[key] = (tokens - 1.0, now)
             while len(self._buckets) > self.clients:  # forget the longest-quiet clients
                 self._buckets.popitem(last=False)
+
+
+class SocketCaps:
+    """Open WebSockets in all (`total`) and per client address (`per_client`, 0: no cap).
+
+    A socket holds a connection for as long as it is open, so without a cap sockets alone can
+    take every connection the server has and leave none for pages and the API; and one
+    address must not take more than its share of them. Counted in one event loop (no lock).
+    """
+
+    def __init__(self, total: int, per_client: int) -> None:
+        self.total = total
+        self.per_client = per_client
+        self.open = 0
+        self._by_client: dict[str, int] = {}
+
+    def take(self, client: str | None) -> None:
+        """Count one more open socket of `client`; ApiError 503 naming the cap that is full."""
+        key = client or "?"
+        if self.open >= self.total:
+            raise ApiError(503, "too_many_sockets", f"the server has {self.total} live "
+                           "connections open, the most it holds at once; try again later")
+        if self.per_client and self._by_client.get(key, 0) >= self.per_client:
+            raise ApiError(503, "too_many_sockets", f"your address has {self.per_client} live "
+                           "connections open, the most one address may hold; close one (another "
+                           "tab?) or try again later")
+        self.open += 1
+        self._by_client[key] = self._by_client.get(key, 0) + 1
+
+    def release(self, client: str | None) -> None:
+        """One socket of `client` has closed (call once per successful `take`)."""
+        key = client or "?"
+        self.open -= 1
+        left = self._by_client.get(key, 0) - 1
+        if left > 0:
+            self._by_client[key] = left
+        else:
+            self._by_client.pop(key, None)
 
 
 def _error_response(status: int, code: str, message: str) -> tuple[Message, Message]:

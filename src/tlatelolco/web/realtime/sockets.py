@@ -9,9 +9,10 @@ messages (the same body as the API's errors), `why` answers and `pong`. The hell
 V}` (take back your last move of this turn), `{"type": "why", "text": "..."}` (why that move
 is not legal now: answered `{"type": "why", "text", "reason"}`, reason null when it is),
 `{"type": "sync"}` (send the whole view again), `{"type": "ping"}` and `{"type": "chat",
-"text": "..."}` (said to everybody watching the game; see `chat`: every connection of the game
-gets `{"type": "chat", "messages": [...]}`, and a new one the last messages after its first
-view). A message is a JSON
+"text": "...", "channel": "players" | "spectators"}` (said to everybody watching the game;
+see `chat`: every connection of the game gets `{"type": "chat", "messages": [...]}`, and a new
+one the last messages after its first view), `{"type": "mute", "author": ...}` (a player mutes
+a spectator: answered `{"type": "muted", "author"}`). A message is a JSON
 object of at most `MESSAGE_MAX` characters; anything else is answered with an `error` and the
 connection stays.
 """
@@ -29,6 +30,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tlatelolco.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, gettext
 from tlatelolco.web.http.errors import ApiError
+from tlatelolco.web.http.limits import SocketCaps
 from tlatelolco.web.play.views import versioned_view
 from tlatelolco.web.realtime import chat
 from tlatelolco.web.realtime.hub import Hub
@@ -39,7 +41,7 @@ HELLO_TIMEOUT = 10.0  # seconds for the first message
 MESSAGE_MAX = 4096  # characters of one client message
 MESSAGES_PER_SECOND = 50.0  # a client's sustained rate; bursts of twice that pass
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
-KINDS = "action, undo, why, chat, sync or ping"  # what a client may send after its hello
+KINDS = "action, undo, why, chat, mute, sync or ping"  # what a client may send after its hello
 
 
 class BadMessage(Exception):
@@ -72,9 +74,27 @@ def bad(message: str) -> ApiError:
 
 
 @router.websocket("/ws/games/{game_id}")
+async def capped_socket(websocket: WebSocket, game_id: str) -> None:
+    """Accept, then hold one of the server's socket places until the socket closes; when all
+    of them, or this address's share, are taken: an `error` naming the cap, and close 1013."""
+    caps: SocketCaps = websocket.app.state.socket_caps
+    await websocket.accept()
+    client = websocket.client.host if websocket.client else None
+    try:
+        caps.take(client)
+    except ApiError as err:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await websocket.send_json({"type": "error", **err.as_dict()})
+            await websocket.close(code=1013, reason=err.message[:120])  # Try Again Later
+        return
+    try:
+        await game_socket(websocket, game_id)
+    finally:
+        caps.release(client)
+
+
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     hub: Hub = websocket.app.state.hub
-    await websocket.accept()
     try:
         if "token" in websocket.query_params:
             raise ApiError(400, "credential_in_url", "credentials never go in a URL: connect "
@@ -218,6 +238,8 @@ class Session:
                 await self.why(message)
             elif kind == "chat":
                 await chat.receive(self, message)
+            elif kind == "mute":  # a player mutes a spectator of the chat
+                await chat.mute(self, message)
             else:
                 await self.error(bad(f"unknown message type {kind[:40]!r}; allowed: {KINDS}"))
 
