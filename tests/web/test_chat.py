@@ -1,4 +1,5 @@
-"""Chat per game: live to every seat and spectator, checked, rate-limited, stored for replays."""
+"""Chat per game: live to every seat and spectator, checked, rate-limited, stored for replays.
+Its two channels and mutes: test_chat_channels.py."""
 
 from __future__ import annotations
 
@@ -73,9 +74,10 @@ def test_a_message_reaches_the_other_seat_and_a_spectator_as_typed(client):
         assert entry["text"] == html.strip()  # stored and sent as typed: the page escapes
         assert entry["seat"] == 0 and entry["name"] == first["players"][0]["name"] == "Ana"
         assert entry["version"] == version and isinstance(entry["id"], int) and entry["at"]
-        watcher.send_json({"type": "chat", "text": "hello"})
-        assert [said(ws)["messages"][0]["name"] for ws in (ws0, ws1, watcher)] == \
-            ["Spectator"] * 3
+        assert entry["channel"] == "players" and entry["author"] is None
+        watcher.send_json({"type": "chat", "text": "hello"})  # to the spectators' channel
+        heard_by = [said(ws)["messages"][0] for ws in (ws0, ws1, watcher)]
+        assert [(m["name"], m["channel"]) for m in heard_by] == [("Spectator", "spectators")] * 3
         watcher.send_json({"type": "chat", "text": "me again", "name": "  Lupe  "})
         spoken = said(ws1)["messages"][0]
         assert (spoken["seat"], spoken["name"]) == (None, "Lupe")
@@ -368,33 +370,91 @@ def test_the_page_sends_with_enter_keeps_a_refused_text_and_folds_on_phones(brow
     page.evaluate("""() => {
         window.sent = [];
         TlatelolcoChat.mount(document.getElementById("chat"), {
-            gameId: "g1", lang: "en", send: (m) => { window.sent.push(m); return true; }});
+            gameId: "g1", lang: "en", seated: () => true,
+            send: (m) => { window.sent.push(m); return true; }});
     }""")
     body, toggle = page.locator("#chat .chat-body"), page.locator("#chat .chat-toggle")
     assert body.is_hidden() and toggle.get_attribute("aria-expanded") == "false"  # a phone
     said_html = {"id": 1, "seat": 1, "name": "<i>Bo</i>", "text": "<b>hi</b>", "version": 3,
-                 "at": "2026-12-03T10:00:00+00:00"}
-    spectator = {**said_html, "id": 2, "seat": None, "name": "Lupe", "text": "hello"}
+                 "at": "2026-12-03T10:00:00+00:00", "channel": "players", "author": None}
+    spectator = {**said_html, "id": 2, "seat": None, "name": "Lupe", "text": "hello",
+                 "channel": "spectators", "author": "0123456789ab"}
     page.evaluate("(m) => TlatelolcoChat.receive({type: 'chat', messages: m})",
                   [said_html, spectator])
     assert page.locator("#chat .chat-unread").text_content() == "2 new"
     toggle.click()
     assert body.is_visible() and page.locator("#chat .chat-unread").text_content() == ""
     page.evaluate("(m) => TlatelolcoChat.receive({type: 'chat', messages: m})", [said_html])
-    assert page.locator("#chat .chat-name").all_text_contents() == ["<i>Bo</i>",
-                                                                     "Lupe (spectator)"]
-    assert page.locator("#chat .chat-text").all_text_contents() == ["<b>hi</b>", "hello"]
+    assert page.locator("#chat .chat-name").all_text_contents() == ["<i>Bo</i>"]  # the table
+    assert page.locator("#chat .chat-text").all_text_contents() == ["<b>hi</b>"]
+    page.click("#chat .chat-tab[data-channel=spectators]")
+    assert page.locator("#chat .chat-name").all_text_contents() == ["Lupe (spectator)"]
+    assert page.locator("#chat .chat-text").all_text_contents() == ["hello"]
+    page.click("#chat .chat-tab[data-channel=players]")
     assert page.locator("#chat .chat-list i, #chat .chat-list b").count() == 0
     field = page.locator("#chat input")
     assert field.get_attribute("maxlength") == "300"
     field.fill("  too fast  ")
     field.press("Enter")
-    assert page.evaluate("window.sent") == [{"type": "chat", "text": "too fast"}]
+    assert page.evaluate("window.sent") == [{"type": "chat", "text": "too fast",
+                                             "channel": "players"}]
     assert field.input_value() == ""
     page.evaluate("""() => TlatelolcoChat.receive({type: "error", error: "rate_limited",
         status: 429, about: "chat", retry_after: 4, message: "too many chat messages"})""")
     assert page.locator("#chat .chat-status").text_content() == \
         "Too many messages: wait 4 s before sending again."
     assert field.input_value() == "too fast"  # given back to send again
+    assert problems == []
+    context.close()
+
+
+def test_the_page_has_a_tab_per_channel_and_a_player_mutes_from_a_message(browser):
+    """Issue 33 (7): the table's chat for players, the spectators' apart, mutes."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900})
+    problems: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    page.set_content("<section id='chat'></section>")
+    for script in ("shell.js", "chat.js"):
+        page.add_script_tag(path=str(STATIC / script))
+    mount = """(seated) => {
+        window.sent = [];
+        window.seated = seated;
+        TlatelolcoChat.mount(document.getElementById("chat"), {
+            gameId: "g1", lang: "en", seated: () => window.seated,
+            send: (m) => { window.sent.push(m); return true; }});
+    }"""
+    watcher = {"id": 5, "seat": None, "name": "Lupe", "text": "boo", "version": 1,
+               "at": "2026-12-03T10:00:00+00:00", "channel": "spectators",
+               "author": "0123456789ab"}
+    form, rule = page.locator("#chat .chat-form"), page.locator("#chat .chat-rule")
+    tabs = page.locator("#chat .chat-tab")
+
+    page.evaluate(mount, False)  # a spectator: told the table is for players
+    assert tabs.all_text_contents() == ["Table", "Spectators"]
+    assert form.is_hidden() and "for the players" in rule.text_content()
+    page.click("#chat .chat-tab[data-channel=spectators]")
+    assert form.is_visible() and rule.is_hidden()
+    page.fill("#chat input", "hi all")
+    page.press("#chat input", "Enter")
+    assert page.evaluate("window.sent") == [{"type": "chat", "text": "hi all",
+                                             "channel": "spectators"}]
+    page.evaluate("(m) => TlatelolcoChat.receive({type: 'chat', messages: [m]})", watcher)
+    assert page.locator("#chat .chat-mute").count() == 0  # spectators mute nobody
+    page.evaluate("""() => TlatelolcoChat.receive({type: "error", error: "chat_muted",
+        status: 403, about: "chat", message: "you are muted in this game"})""")
+    assert page.locator("#chat .chat-status").text_content() == "You are muted in this game."
+
+    page.evaluate(mount, True)  # a player: writes at the table, reads the spectators
+    assert form.is_visible() and rule.is_hidden()
+    page.evaluate("(m) => TlatelolcoChat.receive({type: 'chat', messages: [m]})", watcher)
+    assert page.locator("#chat .chat-text").count() == 0  # not at the table
+    page.click("#chat .chat-tab[data-channel=spectators]")
+    assert form.is_hidden() and "read the spectators" in rule.text_content()
+    page.click("#chat .chat-mute")
+    assert page.evaluate("window.sent") == [{"type": "mute", "author": "0123456789ab"}]
+    page.evaluate("() => TlatelolcoChat.receive({type: 'muted', author: '0123456789ab'})")
+    assert page.locator("#chat .chat-muted").text_content() == "muted"
+    assert page.locator("#chat .chat-mute").count() == 0
     assert problems == []
     context.close()

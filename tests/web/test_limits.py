@@ -60,7 +60,7 @@ def test_versions_and_actions_are_strictly_typed_over_http(client, bad):
     ({"cls": 1}, ["unknown option 'cls'"]),
     ({"x" * 33: 1}, ["options"]),
     ({"num_players": {"nested": [1, 2]}}, ["options"]),
-    ({"num_players": 2.0}, ["options"]),
+    ({"num_players": 2.0}, ["num_players", "whole number"]),  # issue 33 (5): its type named
     ({"num_players": "2" * 65}, ["options"]),
     ({f"o{i}": 1 for i in range(17)}, ["options"]),
 ])

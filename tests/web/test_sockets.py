@@ -63,7 +63,7 @@ def test_errors_come_back_on_the_socket_and_change_nothing(client):
         ws.send_text("not json")
         assert reply(ws)["status"] == 422
         ws.send_json({"type": "dance"})
-        assert "allowed: action, undo, why, chat, sync or ping" in reply(ws)["message"]
+        assert "allowed: action, undo, why, chat, mute, sync or ping" in reply(ws)["message"]
         ws.send_json({"type": "action", "action": 0})
         assert reply(ws)["error"] == "bad_version"
         ws.send_json({"type": "action", "action": 0, "version": current["version"],

@@ -5,17 +5,18 @@ Every error is `{"error": code, "message": sentence, "status": n}`: 401 without 
 forbids it (not your turn, a stale version, an illegal move, a taken seat, a used invite, a
 hint against people, a review of a game not over), 413 for a body over the size limit, 422
 for a malformed request, 429 over a rate limit or the review queue's limits (with Retry-After),
-503 when the bots are too busy for a hint. A move tried in a replay that is not legal there
-(`then=`) is 400.
+or over the games an address may keep or create (`quota`), 503 when the bots are too busy
+for a hint. A move tried in a replay that is not legal there (`then=`) is 400.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Request, Response
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from tlatelolco.i18n import pick_language
 from tlatelolco.web.http.errors import ApiError
@@ -43,8 +44,21 @@ class Strict(BaseModel):
 
 
 OptionName = Annotated[str, StringConstraints(min_length=1, max_length=32)]
-OptionValue = Annotated[int | bool | Annotated[str, StringConstraints(max_length=64)] | None,
-                        Field(union_mode="left_to_right")]
+OPTION_TEXT = 64  # characters of an option value that is text
+
+
+def option_value(value: Any) -> Any:
+    """A JSON scalar: numbers (floats too, so that the service can name the option and its
+    type for `3.0`), true/false, null or short text; one short error for anything else."""
+    if value is None or type(value) in (int, bool, float):
+        return value
+    if isinstance(value, str) and len(value) <= OPTION_TEXT:
+        return value
+    raise ValueError(f"an option value is a number, true, false, null or text of at most "
+                     f"{OPTION_TEXT} characters")
+
+
+OptionValue = Annotated[Any, AfterValidator(option_value)]
 Name = Annotated[str, StringConstraints(max_length=100)]
 
 
@@ -64,6 +78,8 @@ class CreateGame(Strict):
                               "characters once spaces are tidied).")
     listed: bool = Field(default=True, description="Show the game in the lobby's lists "
                          "(anyone may then join its open seats).")
+    spectator_chat: bool = Field(default=True, description="Let spectators talk in their own "
+                                 "chat channel (the table chat is for the players either way).")
 
 
 class JoinGame(Strict):
@@ -74,6 +90,9 @@ class JoinGame(Strict):
 
 class Claim(Strict):
     name: Name | None = None
+    token: str | None = Field(default=None, max_length=TOKEN_MAX, description="The credential "
+                              "you already hold in this game, if any: where seats hide things "
+                              "from each other, one person holds one seat.")
 
 
 class Invite(Strict):
@@ -154,7 +173,9 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     takes one seat."""
     limit(request, "creates")
     h = hub(request)
-    row, tokens, invites = await h.write(h.service.create, body.game, body.options,
+    create = functools.partial(h.service.create, spectator_chat=body.spectator_chat,
+                               client=request.client.host if request.client else None)
+    row, tokens, invites = await h.write(create, body.game, body.options,
                                          body.seats, body.name, body.listed)
     h.kick_bots(row.id)
     seats = []
@@ -236,11 +257,13 @@ async def claim(game_id: GameId, body: Claim, request: Request,
                 authorization: Authorization = None) -> dict[str, Any]:
     """Send the invite as `Authorization: Bearer INVITE`; you get the seat's personal
     credential (`token`), which nobody else has. An invite is good for one claim: a second
-    one is answered 409 `invite_used`."""
+    one is answered 409 `invite_used`. Send the credential you already hold in this game as
+    `token`, if any: where seats hide things from each other a second seat is refused (409
+    `one_seat`)."""
     limit(request, "joins")
     h = hub(request)
     _, seat, token, change = await h.write(h.service.claim, game_id, bearer(authorization),
-                                           body.name)
+                                           body.name, body.token)
     await h.announce(change)
     return {"game_id": game_id, "seat": seat, "token": token, "url": links(request, game_id)}
 
@@ -275,7 +298,8 @@ async def rematch(game_id: GameId, request: Request,
                   authorization: Authorization = None) -> dict[str, Any]:
     limit(request, "creates")
     h = hub(request)
-    new_id, seat, change = await h.write(h.service.rematch, game_id, bearer(authorization))
+    new_id, seat, change = await h.write(h.service.rematch, game_id, bearer(authorization),
+                                         request.client.host if request.client else None)
     await h.announce(change)
     h.kick_bots(new_id)
     return {"game_id": new_id, "seat": seat, "url": links(request, new_id)}
@@ -339,7 +363,7 @@ async def hint(game_id: GameId, request: Request, lang: Lang = None,
     limit(request, "hints")
     h = hub(request)
     job = await h.call(h.service.hint_job, game_id, bearer(authorization))
-    found = await h.hint(job)
+    found = await h.hint(job, request.client.host if request.client else None)
     return await h.call(h.service.hint_words, game_id, found, language(request, lang))
 
 
@@ -403,8 +427,9 @@ async def chat_messages(game_id: GameId, request: Request, upto: Annotated[
                           "had this many actions or fewer (a replay's step).")] = None
                         ) -> dict[str, Any]:
     """The latest messages (at most 2000), oldest first, as the WebSocket sends them:
-    `{"id", "seat" (null: a spectator), "name", "text", "version", "at"}`. Texts are as
-    typed: show them as text, never as HTML."""
+    `{"id", "seat" (null: a spectator), "name", "text", "version", "at", "channel"
+    ("players" or "spectators"), "author" (a spectator's pseudonym, null for a player)}`.
+    Texts are as typed: show them as text, never as HTML."""
     h = hub(request)
     said = await h.call(chat.history, h.service.store.engine, game_id, upto)
     return {"game_id": game_id, "upto": upto, "messages": said}

@@ -6,10 +6,15 @@ override could make one line read as another). It is stored with the game's vers
 actions) when it was said, so that a replay at step N shows what was said up to step N, and
 it is deleted with its game (ON DELETE CASCADE).
 
-Who speaks: a seated player under their seat's name, read from the database when they speak
-(a `name` they send is ignored); a spectator under the `name` they send, checked like a player
-name, or "Spectator" without one. A spectator's message always has seat null, so a page can
-mark it and no spectator passes for a player.
+Chat belongs to the table: each game has two channels (`chat.channel`). In `players` only the
+seated players speak; in `spectators` only spectators do, and only while the game's
+`spectator_chat` (a create option) is on. Everybody reads both. A seated player speaks under
+their seat's name, read from the database when they speak (a `name` they send is ignored); a
+spectator under the `name` they send, checked like a player name, or "Spectator" without one.
+A spectator's message has seat null and an `author`: a pseudonym stable for one client address
+in one game (a keyed hash with the game's secret seed as the key, so it reveals nothing), by
+which a seated player mutes them (`mute`); a muted author's later messages are refused and
+never stored or sent. A game keeps at most `GAME_MAX` messages.
 
 Rates: `PER_SOCKET` messages per `WINDOW` seconds on one connection, and
 `PER_ADDRESS_PER_MINUTE` from one client address (in each process); past them a message is
@@ -24,6 +29,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
+import hmac
 import json
 import math
 import time
@@ -42,6 +49,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    func,
     insert,
     select,
 )
@@ -60,8 +68,12 @@ WINDOW = 10.0  # ... within this many seconds
 PER_ADDRESS_PER_MINUTE = 60  # messages from one client address, all its connections together
 RECENT = 100  # messages a new connection is sent after its first view
 HISTORY_MAX = 2000  # messages the HTTP route returns at most (the latest ones)
+GAME_MAX = 1000  # messages one game keeps: past them its chat is full
 SPECTATOR = "Spectator"  # the name of a spectator who gives none
-FIELDS = frozenset({"type", "text", "name"})
+PLAYERS, SPECTATORS = "players", "spectators"  # the channels
+CHANNELS = (PLAYERS, SPECTATORS)
+AUTHOR_LENGTH = 12  # hex digits of a spectator's pseudonym
+FIELDS = frozenset({"type", "text", "name", "channel"})
 
 # Declared on the shared `metadata` (the package imports this module with the app), so that
 # the schema check compares it with migration 0003 like the other tables.
@@ -161,23 +173,67 @@ def _entry(row: Any) -> dict[str, Any]:
     if stamp.tzinfo is None:  # SQLite keeps no zone; every time stored is UTC
         stamp = stamp.replace(tzinfo=dt.UTC)
     return {"id": row["id"], "seat": row["seat"], "name": row["name"], "text": row["text"],
-            "version": row["version"], "at": stamp.isoformat()}
+            "version": row["version"], "at": stamp.isoformat(),
+            "channel": row["channel"], "author": row["author"]}
 
 
-def store(engine: Engine, game_id: str, seat: int | None, name: str, text: str
-          ) -> dict[str, Any]:
-    """Store what `seat` (None: a spectator called `name`) said, at the game's current
-    version; the message as sent to clients. A seat speaks under its current name."""
+def pseudonym(seed: str, address: str | None) -> str:
+    """A spectator's author name in one game: the same for one client address, and nothing
+    about the address can be read from it without the game's secret seed."""
+    digest = hmac.new(seed.encode(), f"chat-author:{address or '-'}".encode(), hashlib.sha256)
+    return digest.hexdigest()[:AUTHOR_LENGTH]
+
+
+def check_channel(channel: Any, seated: bool) -> str:
+    """The channel a message goes to (default: the speaker's own); ApiError 422 for one that
+    is not a channel, 403 for a channel the speaker may not talk in."""
+    if channel is None:
+        return PLAYERS if seated else SPECTATORS
+    if channel not in CHANNELS:
+        raise chat_error(422, "bad_channel", f"'channel' is {' or '.join(CHANNELS)}; got "
+                         f"{str(channel)[:40]!r}")
+    if channel == PLAYERS and not seated:
+        raise chat_error(403, "players_only", "the table chat is for the players of this "
+                         "game; spectators talk in the spectators' channel")
+    if channel == SPECTATORS and seated:
+        raise chat_error(403, "spectators_only", "the spectators' channel is for spectators; "
+                         "players talk in the table chat")
+    return channel
+
+
+def store(engine: Engine, game_id: str, seat: int | None, name: str, text: str,
+          channel: str = PLAYERS, address: str | None = None) -> dict[str, Any]:
+    """Store what `seat` (None: a spectator called `name`, from client `address`) said in
+    `channel`, at the game's current version; the message as sent to clients. A seat speaks
+    under its current name. ApiError when the game is gone, its chat is full, spectators may
+    not talk in it, or the spectator is muted: then nothing is stored."""
     stamp = dt.datetime.now(dt.UTC)
     with engine.begin() as db:
-        version = db.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
-        if version is None:
+        game = db.execute(select(games.c.version, games.c.seed, games.c.spectator_chat)
+                          .where(games.c.id == game_id)).first()
+        if game is None:
             raise not_found(game_id)
+        author = None
         if seat is not None:
             name = db.execute(select(seats.c.name).where(
                 seats.c.game_id == game_id, seats.c.seat == seat)).scalar_one()
-        row = {"game_id": game_id, "version": version, "seat": seat, "name": name,
-               "text": text, "created_at": stamp}
+        else:
+            if not game.spectator_chat:
+                raise chat_error(403, "spectator_chat_off", "spectators cannot chat in this "
+                                 "game: whoever created it turned spectator chat off; you "
+                                 "can still read the table chat")
+            author = pseudonym(game.seed, address)
+            if db.execute(select(chat_mutes.c.author).where(
+                    chat_mutes.c.game_id == game_id, chat_mutes.c.author == author)).first():
+                raise chat_error(403, "chat_muted", "you are muted in this game: a player "
+                                 "muted you, so your messages are not sent")
+        kept = db.execute(select(func.count()).select_from(chat)
+                          .where(chat.c.game_id == game_id)).scalar_one()
+        if kept >= GAME_MAX:
+            raise chat_error(409, "chat_full", f"this game's chat is full: a game keeps at "
+                             f"most {GAME_MAX} messages")
+        row = {"game_id": game_id, "version": game.version, "seat": seat, "name": name,
+               "text": text, "created_at": stamp, "channel": channel, "author": author}
         new_id = db.execute(insert(chat).values(**row)).inserted_primary_key[0]
     return _entry({**row, "id": new_id})
 
@@ -196,14 +252,40 @@ def history(engine: Engine, game_id: str, upto: int | None = None, limit: int = 
     return [_entry(r) for r in reversed(rows)]
 
 
-def speak(service: Service, game_id: str, token: str | None, text: str, name: str
-          ) -> dict[str, Any]:
+def speak(service: Service, game_id: str, token: str | None, text: str, name: str,
+          channel: Any = None, address: str | None = None) -> dict[str, Any]:
     """Store a message of the seat holding `token` (checked again: the seat may have been
     given up since the connection opened), or of a spectator without one."""
     seat = None
     if token is not None:
         _, seat = service.authenticate(game_id, token)
-    return store(service.store.engine, game_id, seat, name, text)
+    channel = check_channel(channel, seat is not None)
+    return store(service.store.engine, game_id, seat, name, text, channel, address)
+
+
+def mute_author(service: Service, game_id: str, token: str | None, author: Any) -> str:
+    """Mute the spectator `author` in the game, for the seated player holding `token`; the
+    author muted. Only an author who said something in the game can be muted (so mutes are
+    bounded by the chat), and muting one twice changes nothing."""
+    if not token:
+        raise chat_error(403, "players_only", "only the players of this game can mute a "
+                         "spectator")
+    service.authenticate(game_id, token)
+    if not isinstance(author, str) or not 0 < len(author) <= 24:
+        raise chat_error(422, "bad_mute", "'author' is the author of a spectator's message "
+                         f"(the {AUTHOR_LENGTH} characters of its 'author' field)")
+    with service.store.engine.begin() as db:
+        spoke = db.execute(select(chat.c.id).where(chat.c.game_id == game_id,
+                                                   chat.c.author == author).limit(1)).first()
+        if spoke is None:
+            raise chat_error(404, "no_such_author", f"no spectator {author[:24]!r} said "
+                             "anything in this game")
+        muted = db.execute(select(chat_mutes.c.author).where(
+            chat_mutes.c.game_id == game_id, chat_mutes.c.author == author)).first()
+        if muted is None:
+            db.execute(insert(chat_mutes).values(game_id=game_id, author=author,
+                                                 muted_at=dt.datetime.now(dt.UTC)))
+    return author
 
 
 # --- the socket side ---------------------------------------------------------------------------
@@ -212,27 +294,55 @@ def outgoing(messages: list[dict[str, Any]]) -> str:
     return json.dumps({"type": "chat", "messages": messages}, separators=(",", ":"))
 
 
+def _address(session: Session) -> str | None:
+    return session.ws.client.host if session.ws.client else None
+
+
 async def receive(session: Session, message: dict[str, Any]) -> None:
-    """`{"type": "chat", "text": ..., "name": ...}` from a connection: checked, counted,
-    stored and announced to every connection of the game; an error goes back to the sender."""
+    """`{"type": "chat", "text": ..., "channel": ..., "name": ...}` from a connection:
+    checked, counted, stored and announced to every connection of the game; an error goes
+    back to the sender."""
     hub = session.hub
     try:
         unknown = sorted(set(message) - FIELDS)
         if unknown:
             raise chat_error(422, "bad_chat", f"unknown field {unknown[0][:40]!r}; a chat "
-                             "message has type, text and (a spectator's) name")
+                             "message has type, text, channel and (a spectator's) name")
         text = clean_text(message.get("text"))
+        channel = check_channel(message.get("channel"), session.viewer is not None)
         name = SPECTATOR
         if session.viewer is None:
             name = clean_name(message.get("name"), SPECTATOR)
         session.chat_window.check()
-        hub.chat_limits.check("chats", session.ws.client.host if session.ws.client else None)
-        said = await hub.write(speak, hub.service, session.game_id, session.token, text, name)
+        hub.chat_limits.check("chats", _address(session))
+        said = await hub.write(speak, hub.service, session.game_id, session.token, text, name,
+                               channel, _address(session))
     except ApiError as err:
         err.extra.setdefault("about", "chat")
         await session.error(err)
         return
     await hub.announce_chat(session.game_id, [said])
+
+
+async def mute(session: Session, message: dict[str, Any]) -> None:
+    """`{"type": "mute", "author": ...}` from a seated player: that spectator's later messages
+    are refused. Answered `{"type": "muted", "author": ...}`, or with a chat error."""
+    hub = session.hub
+    try:
+        unknown = sorted(set(message) - {"type", "author"})
+        if unknown:
+            raise chat_error(422, "bad_mute", f"unknown field {unknown[0][:40]!r}; a mute "
+                             "message has type and author")
+        if session.viewer is None:
+            raise chat_error(403, "players_only", "only the players of this game can mute a "
+                             "spectator")
+        author = await hub.write(mute_author, hub.service, session.game_id, session.token,
+                                 message.get("author"))
+    except ApiError as err:
+        err.extra.setdefault("about", "chat")
+        await session.error(err)
+        return
+    await session.ws.send_json({"type": "muted", "author": author})
 
 
 async def send_recent(session: Session) -> None:
@@ -257,6 +367,7 @@ async def forward(session: Session, queue: asyncio.Queue[dict[str, Any]]) -> Non
         await session.ws.send_text(outgoing(said))
 
 
-__all__ = ["PER_SOCKET", "RECENT", "TEXT_MAX", "WINDOW", "Window", "address_limiter", "chat",
-           "chat_channel", "clean_text", "forward", "history", "receive", "send_recent",
-           "speak", "store"]
+__all__ = ["GAME_MAX", "PER_SOCKET", "RECENT", "TEXT_MAX", "WINDOW", "Window",
+           "address_limiter", "chat", "chat_channel", "chat_mutes", "check_channel",
+           "clean_text", "forward", "history", "mute", "mute_author", "pseudonym", "receive",
+           "send_recent", "speak", "store"]

@@ -206,7 +206,8 @@
 
   function receive(message) {
     if (message.type === "why") { showReason(message); return; }
-    if (message.type === "chat" || (message.type === "error" && message.about === "chat")) {
+    if (message.type === "chat" || message.type === "muted"
+        || (message.type === "error" && message.about === "chat")) {
       if (window.TlatelolcoChat) window.TlatelolcoChat.receive(message);
       return;
     }
@@ -229,6 +230,7 @@
     else draw();
     alertTurn();
     rememberWatching();
+    if (window.TlatelolcoChat) window.TlatelolcoChat.refresh();  // seated or not: its tabs
   }
 
   function summary(v) {
@@ -910,7 +912,9 @@
     const name = $("claim-name").value.trim() || null;
     if (name) prefs.set("name", name);
     try {
-      const r = await api("POST", `/api/games/${gameId}/claim`, {name}, invite);
+      // the seat this browser holds here, if any: one person, one seat where seats hide things
+      const held = storedToken();
+      const r = await api("POST", `/api/games/${gameId}/claim`, {name, token: held}, invite);
       S.put(gameId, r.token, r.seat, view ? view.game : null);
       session.set(SEAT_KEY, String(r.seat));
       dropInvite();

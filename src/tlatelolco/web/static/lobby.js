@@ -27,6 +27,8 @@
       "Bots: Easy plays at random, Medium takes the best move it sees at once, Hard searches for about two seconds a move.":
         t("Bots: Easy plays at random, Medium takes the best move it sees at once, Hard searches for about two seconds a move."),
       "Show in the lobby lists": t("Show in the lobby lists"),
+      "Spectators may chat (in their own channel)":
+        t("Spectators may chat (in their own channel)"),
       "Create game": t("Create game"),
       "Your games": t("Your games"),
       "The games this browser holds a seat in or watches. A seat's key stays in this browser: the links carry none, so they are safe to share.":
@@ -354,7 +356,7 @@
     try {
       const game = await api("POST", "/api/games", {
         game: $("game").value, options, seats: seatChoices(), name: name || null,
-        listed: $("listed").checked});
+        listed: $("listed").checked, spectator_chat: $("spectator-chat").checked});
       showCreated(game);
       refresh();
       refreshMine().catch(() => {});

@@ -126,13 +126,54 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was upgraded by a newer Tlatelolco than this one: serving it could break
+    what that version stored, so this one refuses to start."""
+
+
+def schema_problem(connection: Any) -> str | None:
+    """One line naming the database's revision and the newest this code knows when the
+    database's is not one of this code's migrations (a newer Tlatelolco wrote it); else None."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory(str(MIGRATIONS))
+    known = {revision.revision for revision in script.walk_revisions()}
+    current = MigrationContext.configure(connection).get_current_heads()
+    unknown = [revision for revision in current if revision not in known]
+    if not unknown:
+        return None
+    return (f"the database's schema is at revision {unknown[0][:32]}, newer than this "
+            f"Tlatelolco knows (its newest is {script.get_current_head()}): upgrade "
+            "Tlatelolco to serve this database, or give --db another one")
+
+
+def check_schema(url: str) -> str | None:
+    """`schema_problem` of the database at `url`, read before a server starts (None also
+    when it cannot be reached: starting up says why)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            return schema_problem(connection)
+    except SQLAlchemyError:
+        return None
+    finally:
+        engine.dispose()
+
+
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision (a no-op when it is there already)."""
+    """Bring the schema to the newest Alembic revision (a no-op when it is there already);
+    SchemaTooNew when a newer Tlatelolco upgraded it past what this one knows."""
     from alembic import command
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         # Server processes started together on a new database would both create the tables
         # (and one would fail): each migrates under a lock the others wait for, then finds
@@ -142,6 +183,9 @@ def upgrade(engine: Engine) -> None:
             connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7416823)")
         elif connection.dialect.name == "sqlite":
             connection.exec_driver_sql("BEGIN IMMEDIATE")
+        problem = schema_problem(connection)
+        if problem:
+            raise SchemaTooNew(problem)
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
