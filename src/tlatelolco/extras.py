@@ -17,7 +17,8 @@ from types import ModuleType
 EXTRAS: dict[str, tuple[str, str]] = {
     "rl": ("observation tensors and the PettingZoo, Gymnasium and OpenSpiel environments",
            "numpy, gymnasium, pettingzoo, open_spiel"),
-    "server": ("PostgreSQL and Redis for the web app", "psycopg, redis"),
+    "server": ("PostgreSQL, Redis and remote bot workers for the web app",
+               "psycopg, redis, rq"),
     "cluster": ("arena runs on a Ray cluster", "ray"),
     "report": ("balance report charts", "matplotlib"),
     "train": ("the MaskablePPO training example", "torch, sb3-contrib"),

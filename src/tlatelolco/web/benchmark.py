@@ -158,7 +158,9 @@ class Server:
         return [sys.executable, "-c", "from tlatelolco.cli.app import main; main()", "serve",
                 "--host", "127.0.0.1", "--port", str(self.port), "--db", self.db,
                 "--bot-workers", "0", "--bot-delay", "0", "--log-level", "warning",
-                "--limits", "creates=0,joins=0,hints=0,sockets=0"]  # a load test, not abuse
+                "--limits", "creates=0,joins=0,hints=0,sockets=0",  # a load test, not abuse
+                "--quota", "games=0,daily=0",  # its games all come from one address
+                "--connections-per-client", "0", "--sockets-per-client", "0"]  # so do sockets
 
     def __enter__(self) -> Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

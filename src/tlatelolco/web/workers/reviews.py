@@ -8,7 +8,9 @@ A review (`tlatelolco.review`) searches every decision of a game, which takes fr
   answer hints: they run in a pool of their own (`workers` processes, started with the first
   review), each at the lowest CPU priority (nice 19), so on a busy machine a bot's search or a
   hint gets the cores before any review does. A review is sent to its worker in batches of a
-  few decisions (`batch_size`), so its progress ("n % done") is real.
+  few decisions (`batch_size`), so its progress ("n % done") is real. With remote workers
+  (`serve --remote-workers`) the batches go to them instead, after every bot move and hint
+  (priority `REVIEW`).
 - **A queue.** Reviews wait first come first served; at most `workers` batches run at once,
   at most `queue` reviews are queued or running (429 "the queue is full" beyond), and a client
   (an address, or a seat credential) has at most `per_client` of them (429 saying so). Like
@@ -55,6 +57,8 @@ from tlatelolco.web.play.views import HIDDEN_TEXT, replay_view
 from tlatelolco.web.realtime.hub import Hub
 from tlatelolco.web.storage.db import metadata
 from tlatelolco.web.workers.bots import BotPool
+from tlatelolco.web.workers.fairness import REVIEW, Ticket
+from tlatelolco.web.workers.remote import RemotePool
 
 WORKERS = 1  # review batches at once (each in a process of its own)
 QUEUE = 8  # reviews queued or running at once, all clients together
@@ -140,7 +144,7 @@ class Reviews:
 
     def __init__(self, hub: Hub, *, workers: int = WORKERS, queue: int = QUEUE,
                  per_client: int = PER_CLIENT, iterations: int | None = None,
-                 batch_size: int | None = None) -> None:
+                 batch_size: int | None = None, pool: RemotePool | None = None) -> None:
         self.hub = hub
         self.workers = workers  # 0: batches in threads of this process (tests)
         self.queue = queue
@@ -150,7 +154,10 @@ class Reviews:
         self._jobs: dict[str, Job] = {}  # by game id
         self._waiting: asyncio.Queue[Job] | None = None
         self._runners: list[asyncio.Task[None]] = []
-        self._pool: BotPool | None = None
+        # remote workers (`serve --remote-workers`) run reviews too, at REVIEW priority; the
+        # pool is the hub's, closed by it. Else a pool of our own, started with the first review
+        self._pool: BotPool | RemotePool | None = pool
+        self._own_pool = pool is None
         self._order = itertools.count()
 
     @property
@@ -271,7 +278,8 @@ class Reviews:
         for batch in batches(job.steps, self.batch_size):
             limit = max(MIN_BATCH_TIME, BATCH_TIME * len(batch))
             found = await self._pool.run(analyse_batch, {
-                "record": job.record, "steps": batch, "settings": self.settings}, limit)
+                "record": job.record, "steps": batch, "settings": self.settings}, limit,
+                Ticket(REVIEW, min(job.clients), job.game_id))
             if found is None:
                 raise RuntimeError(f"{len(batch)} decisions took longer than {limit:g} s")
             job.decisions.extend(found)
@@ -285,7 +293,7 @@ class Reviews:
         for task in self._runners:
             task.cancel()
         await asyncio.gather(*self._runners, return_exceptions=True)
-        if self._pool is not None:
+        if self._pool is not None and self._own_pool:
             self._pool.close()
 
 
