@@ -20,6 +20,7 @@ from tlatelolco.cli.play import load_game, run_play, seat_specs
 from tlatelolco.cli.replay import print_all, step_through
 from tlatelolco.cli.report import report as report_command
 from tlatelolco.cli.review import review as review_command
+from tlatelolco.cli.worker import worker as worker_command
 from tlatelolco.extras import MissingExtra, require
 from tlatelolco.i18n import pick_language
 from tlatelolco.records import RecordError, load_record
@@ -137,8 +138,9 @@ def bench(
     players: Annotated[int | None, typer.Option(
         "--players", "-n", help="Player count for every measured game (default: each game's "
         "default; server: 2).")] = None,
-    games: Annotated[int, typer.Option(
-        help="server: how many games are played at once.")] = 100,
+    games: Annotated[int | None, typer.Option(
+        help="server: how many games are played at once (default 100; with --workers "
+        "8).")] = None,
     moves: Annotated[int | None, typer.Option(
         help="server: stop after this many moves instead of after --seconds.")] = None,
     url: Annotated[str | None, typer.Option(
@@ -151,6 +153,12 @@ def bench(
     env: Annotated[bool, typer.Option(
         "--env", help="engine: also step each game's PettingZoo environment with random legal "
         "actions for --seconds more and report its agent steps/s (needs the rl extra).")] = False,
+    workers: Annotated[int, typer.Option(
+        help="server: play games of bots only on this many `tlatelolco worker` processes "
+        "(remote mode, through Redis) and report bot moves per second.")] = 0,
+    redis: Annotated[str | None, typer.Option(
+        help="server --workers: the Redis to use (default: a throwaway redis-server).")
+    ] = None,
 ) -> None:
     """Measure speed: engines playing random games and searching, or the web server under load."""
     if target not in ("engine", "server"):
@@ -166,8 +174,16 @@ def bench(
             fail(str(err))
     if seconds is not None and seconds <= 0:
         fail(f"--seconds {seconds}: give a positive number of seconds")
+    if (workers or redis) and target != "server":
+        fail("--workers and --redis measure the server's remote workers: use bench server")
+    if target == "server" and (workers or redis):
+        from tlatelolco.cli.worker_bench import bench_workers
+
+        bench_workers(workers, redis, game, seconds, players, games, url, json_path)
+        return
     if target == "server":
-        bench_server(game, seconds, players, games, moves, url, think, json_path)
+        bench_server(game, seconds, players, 100 if games is None else games, moves, url,
+                     think, json_path)
         return
     seconds = 2.0 if seconds is None else seconds
     from tlatelolco import bench as engine_bench  # imported here: only this command needs it
@@ -309,6 +325,9 @@ def serve(
         "(default: in-process, or $TLATELOLCO_REDIS).")] = None,
     bot_workers: Annotated[int, typer.Option(
         help="Worker processes for bot seats (0: threads of the server).")] = 1,
+    remote_workers: Annotated[bool, typer.Option(
+        "--remote-workers", help="Run bot moves, hints and reviews on `tlatelolco worker` "
+        "processes (any machine) through --redis instead of this machine's workers.")] = False,
     bot_delay: Annotated[str, typer.Option(
         help="Seconds a bot waits before each move, so people can follow: one number, or "
         "per game after it, e.g. '0.7,mexica=1.0,axio=0.5' (0: at once).")] = "0.7",
@@ -318,12 +337,34 @@ def serve(
         "one.")] = "",
     expire_days: Annotated[float, typer.Option(
         help="Delete unfinished games nobody moved for this many days (0: never); "
-        "finished games stay.")] = 14.0,
+        "finished games stay (those of bots only: see --expire-bot-days).")] = 14.0,
+    expire_bot_days: Annotated[float, typer.Option(
+        help="Delete finished games in which no person held a seat this many days after "
+        "they ended (0: never).")] = 1.0,
+    quota: Annotated[str, typer.Option(
+        help="Games per client address: unfinished games stored at once, games created "
+        "(rematches too) in the last 24 hours; e.g. 'games=20,daily=200'; 0 lifts "
+        "one.")] = "",
     max_connections: Annotated[int, typer.Option(
         help="Open connections (HTTP and WebSocket) the server holds at once; more are "
         "answered 503.")] = 1000,
-    header_timeout: Annotated[float, typer.Option(
-        help="Seconds a client has to send a request's headers before it is cut off.")] = 10.0,
+    request_timeout: Annotated[float, typer.Option(
+        "--request-timeout", "--header-timeout",
+        help="Seconds a client has to send a whole request, headers and body, before it is "
+        "answered 408 and cut off (--header-timeout is its old name).")] = 10.0,
+    connections_per_client: Annotated[int, typer.Option(
+        help="HTTP connections one client address may hold open at once; more are answered "
+        "429 (0: no cap). A trusted proxy (--forwarded-allow-ips) is not capped.")] = 32,
+    max_sockets: Annotated[int | None, typer.Option(
+        help="WebSockets open at once; more are closed with code 1013 (default: three "
+        "quarters of --max-connections, leaving room for pages and the API).")] = None,
+    sockets_per_client: Annotated[int, typer.Option(
+        help="WebSockets one client address may hold open; more are closed with code 1013 "
+        "(0: no cap).")] = 20,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        help="Reverse proxies whose X-Forwarded-For names the client, e.g. '127.0.0.1' or "
+        "'10.0.0.0/8,::1' ('*': every peer). Default: none, every address is the peer's "
+        "(FORWARDED_ALLOW_IPS is not read).")] = "",
     reviews: Annotated[str, typer.Option(
         help="Game reviews: worker processes (low priority, apart from the bots'), reviews "
         "queued at once, per client, and search iterations per decision (default: per "
@@ -331,28 +372,41 @@ def serve(
     log_level: Annotated[str, typer.Option(help="Uvicorn's log level.")] = "info",
 ) -> None:
     """Run the web app: lobby, games in the browser with friends and bots, replays."""
-    if bot_workers < 0 or expire_days < 0:
-        fail("--bot-workers and --expire-days cannot be negative")
+    if bot_workers < 0 or expire_days < 0 or expire_bot_days < 0:
+        fail("--bot-workers, --expire-days and --expire-bot-days cannot be negative")
     try:
         delay, delays = parse_bot_delay(bot_delay)
     except ValueError as err:
         fail(str(err))
-    if max_connections < 1 or header_timeout <= 0:
-        fail("--max-connections and --header-timeout must be positive")
+    if not 0 < request_timeout <= 3600:
+        fail(f"--request-timeout must be more than 0 and at most 3600 seconds, got "
+             f"{request_timeout:g}")
+    if max_connections < 2 or connections_per_client < 0 or sockets_per_client < 0:
+        fail("--max-connections must be at least 2; --connections-per-client and "
+             "--sockets-per-client cannot be negative (0: no cap)")
+    sockets = max(1, max_connections * 3 // 4) if max_sockets is None else max_sockets
+    if not 1 <= sockets < max_connections:
+        fail(f"--max-sockets must be from 1 to {max_connections - 1} (below --max-connections, "
+             f"so pages and the API keep room), got {sockets}")
     import uvicorn
 
     from tlatelolco.web import Settings, create_app
     from tlatelolco.web.http.limits import RateLimits
-    from tlatelolco.web.http.protocol import guarded_protocol
+    from tlatelolco.web.http.protocol import TrustedProxies, guarded_protocol
+    from tlatelolco.web.play.quota import Quota
 
     try:
         rate_limits = RateLimits.parse(limits)
         review_settings = parse_reviews(reviews)
+        quotas = Quota.parse(quota)
+        proxies = TrustedProxies(forwarded_allow_ips)
     except ValueError as err:
         fail(str(err))
     settings = Settings(bot_workers=bot_workers, bot_delay=delay, bot_delays=delays,
-                        rate_limits=rate_limits,
+                        rate_limits=rate_limits, max_sockets=sockets,
+                        sockets_per_client=sockets_per_client,
                         expire_after=expire_days * 86_400.0, **review_settings)
+    settings.quota, settings.expire_bot_games = quotas, expire_bot_days * 86_400.0
     if db is not None:
         settings.db = db
     if redis is not None:
@@ -363,11 +417,24 @@ def serve(
         require("psycopg", "server")
     if settings.redis:
         require("redis", "server")
+    if remote_workers:
+        if not settings.redis:
+            fail("--remote-workers sends jobs through Redis: give --redis URL too")
+        require("rq", "server")
+        settings.remote_workers = True
+    from tlatelolco.web.storage.db import check_schema
+
+    problem = check_schema(settings.db)  # a newer Tlatelolco's database: one line, no traceback
+    if problem:
+        fail(problem, FAILURE)
     Console().print(f"Tlatelolco on http://{host}:{port}/  (database: {settings.db}"
                     f"{', redis: ' + settings.redis if settings.redis else ''})", markup=False)
     try:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                    http=guarded_protocol(header_timeout), ws_max_size=WS_MAX_SIZE,
+                    http=guarded_protocol(request_timeout, per_peer=connections_per_client,
+                                          proxies=proxies),
+                    proxy_headers=bool(proxies), forwarded_allow_ips=proxies.names,
+                    ws_max_size=WS_MAX_SIZE,
                     limit_concurrency=max_connections, timeout_keep_alive=5,
                     ws_ping_interval=20, ws_ping_timeout=20)
     except RuntimeError as err:  # e.g. a second server on the same SQLite file
@@ -380,6 +447,7 @@ WS_MAX_SIZE = 65_536  # bytes of one WebSocket frame (messages are far smaller)
 app.command("arena")(arena_command)  # bot tournaments: tlatelolco/cli/arena.py
 app.command("report")(report_command)  # balance reports: tlatelolco/cli/report.py
 app.command("review")(review_command)  # game reviews: tlatelolco/cli/review.py
+app.command("worker")(worker_command)  # remote bot workers: tlatelolco/cli/worker.py
 
 
 def main() -> None:

@@ -21,14 +21,22 @@ from starlette.exceptions import HTTPException
 from tlatelolco.i18n import LANGUAGES, browser_catalogue
 from tlatelolco.web.http import api, rules
 from tlatelolco.web.http.errors import ApiError
-from tlatelolco.web.http.limits import Guard, RateLimiter, RateLimits, redact_server_logs
+from tlatelolco.web.http.limits import (
+    Guard,
+    RateLimiter,
+    RateLimits,
+    SocketCaps,
+    redact_server_logs,
+)
+from tlatelolco.web.play.quota import Quota
 from tlatelolco.web.play.service import Service
 from tlatelolco.web.realtime import sockets
 from tlatelolco.web.realtime.hub import Hub
 from tlatelolco.web.realtime.pubsub import make_pubsub
 from tlatelolco.web.storage.db import DEFAULT_URL, make_engine, one_server_per_file, upgrade
 from tlatelolco.web.storage.store import Store
-from tlatelolco.web.workers.bots import BotPool
+from tlatelolco.web.workers.bots import IDLE_BOT_TIME, BotPool
+from tlatelolco.web.workers.remote import RemotePool
 from tlatelolco.web.workers.reviews import Reviews
 
 STATIC = Path(__file__).with_name("static")
@@ -42,17 +50,33 @@ class Settings:
     redis: str | None = field(default_factory=lambda: os.environ.get("TLATELOLCO_REDIS")
                               or None)
     bot_workers: int = 1  # worker processes for bot seats; 0 runs bots in threads
+    remote_workers: bool = False  # bots, hints, reviews on `tlatelolco worker`s via redis
     bot_delay: float = 0.7  # seconds a bot waits before moving, so people can follow
     bot_delays: dict[str, float] = field(default_factory=dict)  # per game, overriding it
     bot_time: float = 5.0  # seconds a bot may think when its spec gives no time=
     max_body: int = 65_536  # bytes of a request body
+    max_sockets: int = 750  # WebSockets open at once (serve: 3/4 of --max-connections)
+    sockets_per_client: int = 20  # WebSockets one client address may hold (0: any)
     rate_limits: RateLimits = field(default_factory=RateLimits)  # per client, per minute
     expire_after: float = 14 * 86_400.0  # seconds without a move before an unfinished game
     #                                      is deleted (0: never); finished games stay
+    expire_bot_games: float = 86_400.0  # seconds a finished game without a person is kept
+    quota: Quota = field(default_factory=Quota)  # games kept and created per address
+    idle_bot_time: float = IDLE_BOT_TIME  # seconds a bot thinks in a game of bots only
     review_workers: int = 1  # processes computing reviews (review batches at once); 0: threads
     review_queue: int = 8  # reviews queued or running at once, all clients together
     review_per_client: int = 1  # reviews one client may have queued or running
     review_iterations: int | None = None  # search iterations per decision (None: per game)
+
+
+def bot_pool(settings: Settings) -> BotPool | RemotePool:
+    """This machine's worker processes, or with `remote_workers` the `tlatelolco worker`s
+    reached through Redis (which then also run the reviews)."""
+    if not settings.remote_workers:
+        return BotPool(settings.bot_workers)
+    if not settings.redis:
+        raise ValueError("remote workers take their jobs from Redis: set redis too")
+    return RemotePool(settings.redis)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -64,17 +88,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         with one_server_per_file(settings.db, shared=settings.redis is not None):
             engine = make_engine(settings.db)
             upgrade(engine)
-            hub = Hub(Service(Store(engine)), make_pubsub(settings.redis),
-                      BotPool(settings.bot_workers), bot_delay=settings.bot_delay,
+            bots = bot_pool(settings)
+            service = Service(Store(engine), quota=settings.quota,
+                              idle_bot_time=settings.idle_bot_time,
+                              expire_after=settings.expire_after)
+            hub = Hub(service, make_pubsub(settings.redis),
+                      bots, bot_delay=settings.bot_delay,
                       bot_delays=settings.bot_delays,
                       bot_time=settings.bot_time, inline=engine.dialect.name == "sqlite",
                       limits=RateLimiter(settings.rate_limits),
-                      expire_after=settings.expire_after)
+                      expire_after=settings.expire_after,
+                      expire_bot_games=settings.expire_bot_games)
             app.state.hub = hub
             app.state.reviews = Reviews(hub, workers=settings.review_workers,
                                         queue=settings.review_queue,
                                         per_client=settings.review_per_client,
-                                        iterations=settings.review_iterations)
+                                        iterations=settings.review_iterations,
+                                        pool=bots if settings.remote_workers else None)
             await hub.start()
             try:
                 yield
@@ -90,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   "WebSocket (`/ws/games/{id}`, the credential in the first message), "
                   "replays and records.")
     app.state.settings = settings
+    app.state.socket_caps = SocketCaps(settings.max_sockets, settings.sockets_per_client)
     app.include_router(api.router)
     app.include_router(sockets.router)
     app.include_router(rules.router)
