@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -359,14 +360,21 @@ def test_the_page_shows_what_was_said_as_text_and_replays_it_step_by_step(browse
         context.close()
 
 
-def test_the_page_sends_with_enter_keeps_a_refused_text_and_folds_on_phones(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 800})
+def chat_alone(browser, width: int, height: int) -> tuple[Any, Any, list[str]]:
+    """A page of `width` x `height` holding the chat box and its scripts, nothing else; the
+    errors its scripts raise."""
+    context = browser.new_context(viewport={"width": width, "height": height})
     problems: list[str] = []
     page = context.new_page()
     page.on("pageerror", lambda err: problems.append(str(err)))
     page.set_content("<section id='chat'></section>")
     for script in ("shell.js", "chat.js"):
         page.add_script_tag(path=str(STATIC / script))
+    return context, page, problems
+
+
+def test_the_page_sends_with_enter_keeps_a_refused_text_and_folds_on_phones(browser):
+    context, page, problems = chat_alone(browser, 390, 800)
     page.evaluate("""() => {
         window.sent = [];
         TlatelolcoChat.mount(document.getElementById("chat"), {
@@ -410,13 +418,7 @@ def test_the_page_sends_with_enter_keeps_a_refused_text_and_folds_on_phones(brow
 
 def test_the_page_has_a_tab_per_channel_and_a_player_mutes_from_a_message(browser):
     """Issue 33 (7): the table's chat for players, the spectators' apart, mutes."""
-    context = browser.new_context(viewport={"width": 1360, "height": 900})
-    problems: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda err: problems.append(str(err)))
-    page.set_content("<section id='chat'></section>")
-    for script in ("shell.js", "chat.js"):
-        page.add_script_tag(path=str(STATIC / script))
+    context, page, problems = chat_alone(browser, 1360, 900)
     mount = """(seated) => {
         window.sent = [];
         window.seated = seated;

@@ -20,8 +20,10 @@ from pathlib import Path
 import pytest
 import redis
 from tests.web.rq_workers import rq_workers, wait_live
-from tests.web.services import Client, Server, free_port, unavailable, wait_for
+from tests.web.services import Client, Server, unavailable, wait_for
 from tests.web.test_two_machines import other_machine
+
+from tlatelolco.web.worker_benchmark import throwaway_redis
 
 __all__ = ["other_machine", "rq_workers"]
 
@@ -34,28 +36,11 @@ def cable_redis(other_machine, tmp_path: Path) -> Iterator[tuple[str, tuple[str,
     binary = shutil.which("redis-server")
     if binary is None:
         unavailable("the two-machine worker test needs redis-server")
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "--bind", here, "--port", str(port), "--save", "", "--appendonly", "no",
-         "--protected-mode", "no", "--dir", str(tmp_path)],
-        stdout=(tmp_path / "redis.log").open("wb"), stderr=subprocess.STDOUT)
-    url = f"redis://{here}:{port}/0"
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with redis.Redis.from_url(url, socket_timeout=1) as client:
-                    client.ping()
-                break
-            except redis.RedisError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    pytest.fail("the test's Redis did not start: "
-                                + (tmp_path / "redis.log").read_text()[-2000:])
-                time.sleep(0.1)
-        yield url, ("ip", "netns", "exec", namespace)
-    finally:
-        process.kill()
-        process.wait(10)
+        with throwaway_redis(str(tmp_path), bind=here) as url:
+            yield url, ("ip", "netns", "exec", namespace)
+    except RuntimeError as err:
+        pytest.fail(str(err))
 
 
 def test_a_worker_on_another_machine_plays_bots_reviews_and_may_die(

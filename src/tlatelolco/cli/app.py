@@ -15,7 +15,14 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from tlatelolco.cli.arena import arena as arena_command
-from tlatelolco.cli.common import FAILURE, fail, language, missing_rules_message, rules_page
+from tlatelolco.cli.common import (
+    FAILURE,
+    bench_game,
+    fail,
+    language,
+    missing_rules_message,
+    rules_page,
+)
 from tlatelolco.cli.play import load_game, run_play, seat_specs
 from tlatelolco.cli.replay import print_all, step_through
 from tlatelolco.cli.report import report as report_command
@@ -232,14 +239,7 @@ def bench_server(game: list[str] | None, seconds: float | None, players: int | N
     """`tlatelolco bench server`: moves/s and move latency of N concurrent games."""
     if games < 1 or (moves is not None and moves < 1) or think < 0:
         fail("--games and --moves must be positive, --think not negative")
-    if game is not None and len(game) > 1:
-        fail("bench server measures one game at a time; give --game once")
-    name = game[0] if game else "grand_bazaar"
-    count = 2 if players is None else players
-    try:
-        load(name, num_players=count)
-    except ValueError as err:
-        fail(str(err))
+    name, count = bench_game(game, players)
     from tlatelolco.web.benchmark import run_server_bench
 
     console = Console()

@@ -33,6 +33,22 @@ def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
     raise typer.Exit(code)
 
 
+def bench_game(game: list[str] | None, players: int | None) -> tuple[str, int]:
+    """The one game a server benchmark plays (default Grand Bazaar, 2 players); a one-line
+    failure for several games or a player count the game does not take."""
+    from tlatelolco.registry import load
+
+    if game is not None and len(game) > 1:
+        fail("bench server measures one game at a time; give --game once")
+    name = game[0] if game else "grand_bazaar"
+    count = 2 if players is None else players
+    try:
+        load(name, num_players=count)
+    except ValueError as err:
+        fail(str(err))
+    return name, count
+
+
 def language(lang: str | None, default: str) -> str:
     """The --lang of a command (`default`, from $LANG, when not given); an unknown one is a
     usage error that lists the languages there are."""

@@ -9,9 +9,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from tlatelolco.cli.common import FAILURE, fail
+from tlatelolco.cli.common import FAILURE, bench_game, fail
 from tlatelolco.extras import require
-from tlatelolco.registry import load
 
 DEFAULT_GAMES = 8
 DEFAULT_SECONDS = 20.0
@@ -28,16 +27,9 @@ def bench_workers(workers: int, redis: str | None, game: list[str] | None,
         fail(f"--workers {workers}: give a number of worker processes from 1 to {MAX_WORKERS}")
     if url is not None:
         fail("--workers starts its own server and workers: it cannot measure --url")
-    if game is not None and len(game) > 1:
-        fail("bench server measures one game at a time; give --game once")
     if games is not None and games < 1:
         fail(f"--games {games}: give at least 1")
-    name = game[0] if game else "grand_bazaar"
-    count = 2 if players is None else players
-    try:
-        load(name, num_players=count)
-    except ValueError as err:
-        fail(str(err))
+    name, count = bench_game(game, players)
     require("rq", "server")
     console = Console()
     games = DEFAULT_GAMES if games is None else games

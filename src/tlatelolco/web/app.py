@@ -35,7 +35,7 @@ from tlatelolco.web.realtime.hub import Hub
 from tlatelolco.web.realtime.pubsub import make_pubsub
 from tlatelolco.web.storage.db import DEFAULT_URL, make_engine, one_server_per_file, upgrade
 from tlatelolco.web.storage.store import Store
-from tlatelolco.web.workers.bots import IDLE_BOT_TIME, BotPool
+from tlatelolco.web.workers.bots import IDLE_BOT_TIME, BotPool, WorkerPool
 from tlatelolco.web.workers.remote import RemotePool
 from tlatelolco.web.workers.reviews import Reviews
 
@@ -69,7 +69,7 @@ class Settings:
     review_iterations: int | None = None  # search iterations per decision (None: per game)
 
 
-def bot_pool(settings: Settings) -> BotPool | RemotePool:
+def bot_pool(settings: Settings) -> WorkerPool:
     """This machine's worker processes, or with `remote_workers` the `tlatelolco worker`s
     reached through Redis (which then also run the reviews)."""
     if not settings.remote_workers:

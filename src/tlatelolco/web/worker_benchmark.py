@@ -50,9 +50,10 @@ class RemoteServer(Server):
 
 
 @contextlib.contextmanager
-def throwaway_redis(folder: str) -> Iterator[str]:
-    """A `redis-server` on a free loopback port, stopped at the end; RuntimeError without
-    the binary."""
+def throwaway_redis(folder: str, bind: str = "127.0.0.1") -> Iterator[str]:
+    """A `redis-server` listening on `bind` (a free port), without persistence, stopped at the
+    end; RuntimeError without the binary or when it does not answer within 20 s. Bound to an
+    address other than loopback it runs without protected mode: only for a test's own hosts."""
     binary = shutil.which("redis-server")
     if binary is None:
         raise RuntimeError("bench server --workers needs Redis: give --redis URL, or install "
@@ -60,10 +61,14 @@ def throwaway_redis(folder: str) -> Iterator[str]:
     import redis
 
     port = free_port()
-    process = subprocess.Popen([binary, "--bind", "127.0.0.1", "--port", str(port), "--save",
-                                "", "--appendonly", "no", "--dir", folder],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
+    command = [binary, "--bind", bind, "--port", str(port), "--save", "", "--appendonly", "no",
+               "--dir", folder]
+    if bind != "127.0.0.1":
+        command += ["--protected-mode", "no"]
+    log = Path(folder) / f"redis-{port}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    url = f"redis://{bind}:{port}/0"
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -73,8 +78,8 @@ def throwaway_redis(folder: str) -> Iterator[str]:
                 break
             except redis.RedisError:
                 if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError(f"the throwaway redis-server on port {port} did not "
-                                       "start") from None
+                    raise RuntimeError(f"the throwaway redis-server on {bind}:{port} did not "
+                                       f"start: {log.read_text()[-500:]}") from None
                 time.sleep(0.05)
         yield url
     finally:

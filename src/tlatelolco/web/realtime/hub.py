@@ -21,7 +21,7 @@ from tlatelolco.web.http.limits import RateLimiter, RateLimits
 from tlatelolco.web.play.service import Change, Service
 from tlatelolco.web.realtime.chat import address_limiter, chat_channel
 from tlatelolco.web.realtime.pubsub import PubSub, channel
-from tlatelolco.web.workers.bots import HINT_TIME, BotPool, time_budget
+from tlatelolco.web.workers.bots import HINT_TIME, WorkerPool, time_budget
 from tlatelolco.web.workers.fairness import HINT, Ticket
 
 log = logging.getLogger("tlatelolco.web")
@@ -31,7 +31,7 @@ T = TypeVar("T")
 
 
 class Hub:
-    def __init__(self, service: Service, pubsub: PubSub, bots: BotPool, *,
+    def __init__(self, service: Service, pubsub: PubSub, bots: WorkerPool, *,
                  bot_delay: float = 0.0, bot_delays: dict[str, float] | None = None,
                  bot_time: float = 5.0, inline: bool = False,
                  limits: RateLimiter | None = None, expire_after: float = 0.0,

@@ -13,6 +13,7 @@ with its worker (`BotPool`).
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import concurrent.futures
 import contextlib
@@ -35,6 +36,7 @@ from tlatelolco.bots import Bot, make_bot, parse_spec
 from tlatelolco.contract import State
 from tlatelolco.registry import load
 from tlatelolco.web.workers.fairness import ANONYMOUS, FairQueue, Ticket
+from tlatelolco.web.workers.specs import check_params
 
 _positions: OrderedDict[str, State] = OrderedDict()
 _lock = threading.Lock()  # tests run the jobs in threads: one replays a kept position at a time
@@ -131,8 +133,6 @@ def clamp_spec(spec: str) -> str:
     one for iterations), or any other parameter its bot does not take or out of its range
     (`specs.check_params`), raises `ValueError` saying what is allowed. Unchanged specs are
     returned as they are."""
-    from tlatelolco.web.workers.specs import check_params
-
     if len(spec) > MAX_SPEC_LENGTH:
         raise ValueError(f"a bot spec has at most {MAX_SPEC_LENGTH} characters, "
                          f"this one has {len(spec)}")
@@ -254,12 +254,38 @@ class _Worker:
         self.conn.close()
 
 
-class BotPool:
+class WorkerPool(abc.ABC):
+    """What the hub and the reviews need of a pool of workers: `BotPool` (this machine's
+    processes) and `remote.RemotePool` (worker machines through Redis) are both one."""
+
+    @abc.abstractmethod
+    async def run(self, function: Callable[[dict[str, Any]], T], job: dict[str, Any],
+                  timeout: float, ticket: Ticket = ANONYMOUS) -> T | None:
+        """`function(job)` on a worker once `ticket`'s turn comes (`FairQueue`): its result,
+        or None when it did not finish within `timeout` seconds."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Stop the workers; jobs still waiting fail."""
+
+    async def decide(self, job: dict[str, Any], timeout: float,
+                     ticket: Ticket = ANONYMOUS) -> int | None:
+        """The bot's action, or None when it took longer than `timeout` seconds."""
+        return await self.run(decide, job, timeout, ticket)
+
+    async def hint(self, job: dict[str, Any], timeout: float,
+                   ticket: Ticket = ANONYMOUS) -> dict[str, Any] | None:
+        """The hint for `job` (see `hint`), or None when it took longer than `timeout`."""
+        return await self.run(hint, job, timeout, ticket)
+
+
+class BotPool(WorkerPool):
     """Runs `decide` and `hint` in `workers` processes (0: in two threads of this process, for
     tests), one job per worker at a time. Jobs waiting for a worker take turns in the fair
     order of their `Ticket`s (`FairQueue`: hints, then games with a person, then games of
-    bots only; round robin over clients, then over each client's games), not first come
-    first served: one client with many games cannot hold everybody else's bots back.
+    bots only; the client served least recently first, then that client's game served least
+    recently), not first come first served: one client with many games cannot hold
+    everybody else's bots back.
 
     A job's time counts from when a worker starts it, so a game is not charged for waiting
     behind another game's search; a job still running when its time is up is killed with its
@@ -277,16 +303,6 @@ class BotPool:
         self._idle: deque[_Worker] = deque(self._all)
         self.queue = FairQueue(workers or THREADS)  # who gets the next free worker
         self._closed = False
-
-    async def decide(self, job: dict[str, Any], timeout: float,
-                     ticket: Ticket = ANONYMOUS) -> int | None:
-        """The bot's action, or None when it took longer than `timeout` seconds."""
-        return await self.run(decide, job, timeout, ticket)
-
-    async def hint(self, job: dict[str, Any], timeout: float,
-                   ticket: Ticket = ANONYMOUS) -> dict[str, Any] | None:
-        """The hint for `job` (see `hint`), or None when it took longer than `timeout`."""
-        return await self.run(hint, job, timeout, ticket)
 
     async def run(self, function: Callable[[dict[str, Any]], T], job: dict[str, Any],
                   timeout: float, ticket: Ticket = ANONYMOUS) -> T | None:

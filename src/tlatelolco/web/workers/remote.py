@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from tlatelolco.web.workers.bots import decide, hint
+from tlatelolco.web.workers.bots import WorkerPool
 from tlatelolco.web.workers.fairness import (
     ANONYMOUS,
     HINT,
@@ -51,7 +51,7 @@ RESULT_TTL = 60  # seconds RQ keeps a result the server has not read (it reads i
 THREADS = 4  # threads for RQ's synchronous calls (enqueue, delete, counting workers)
 
 
-class RemotePool:
+class RemotePool(WorkerPool):
     """Runs `decide`, `hint` and review batches on `tlatelolco worker` processes through the
     Redis at `url` (see the module). The same calls as `BotPool`."""
 
@@ -69,16 +69,6 @@ class RemotePool:
         self._counted = asyncio.Event()  # the first count is done
         self._watcher: asyncio.Task[None] | None = None
         self._closed = False
-
-    async def decide(self, job: dict[str, Any], timeout: float,
-                     ticket: Ticket = ANONYMOUS) -> int | None:
-        """The bot's action, or None when it did not come within `timeout` seconds."""
-        return await self.run(decide, job, timeout, ticket)
-
-    async def hint(self, job: dict[str, Any], timeout: float,
-                   ticket: Ticket = ANONYMOUS) -> dict[str, Any] | None:
-        """The hint for `job` (see `bots.hint`), or None when it did not come in time."""
-        return await self.run(hint, job, timeout, ticket)
 
     async def run(self, function: Callable[[dict[str, Any]], T], job: dict[str, Any],
                   timeout: float, ticket: Ticket = ANONYMOUS) -> T | None:

@@ -56,9 +56,8 @@ from tlatelolco.web.play.live import Live, token_hash
 from tlatelolco.web.play.views import HIDDEN_TEXT, replay_view
 from tlatelolco.web.realtime.hub import Hub
 from tlatelolco.web.storage.db import metadata
-from tlatelolco.web.workers.bots import BotPool
+from tlatelolco.web.workers.bots import BotPool, WorkerPool
 from tlatelolco.web.workers.fairness import REVIEW, Ticket
-from tlatelolco.web.workers.remote import RemotePool
 
 WORKERS = 1  # review batches at once (each in a process of its own)
 QUEUE = 8  # reviews queued or running at once, all clients together
@@ -144,7 +143,7 @@ class Reviews:
 
     def __init__(self, hub: Hub, *, workers: int = WORKERS, queue: int = QUEUE,
                  per_client: int = PER_CLIENT, iterations: int | None = None,
-                 batch_size: int | None = None, pool: RemotePool | None = None) -> None:
+                 batch_size: int | None = None, pool: WorkerPool | None = None) -> None:
         self.hub = hub
         self.workers = workers  # 0: batches in threads of this process (tests)
         self.queue = queue
@@ -156,7 +155,7 @@ class Reviews:
         self._runners: list[asyncio.Task[None]] = []
         # remote workers (`serve --remote-workers`) run reviews too, at REVIEW priority; the
         # pool is the hub's, closed by it. Else a pool of our own, started with the first review
-        self._pool: BotPool | RemotePool | None = pool
+        self._pool: WorkerPool | None = pool
         self._own_pool = pool is None
         self._order = itertools.count()
 
