@@ -71,4 +71,5 @@ def _duration(seconds: int) -> str:
         return f"{minutes} min"
     return f"{hours} h {minutes} min" if minutes else f"{hours} h"
 
+
 __all__ = ["Quota", "check_quota"]
