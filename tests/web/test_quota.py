@@ -52,10 +52,16 @@ def test_an_idle_spec_never_outgrows_a_seat():
     assert len(idle_spec(long, 1.0)) <= MAX_SPEC_LENGTH
 
 
-def store(tmp_path) -> Store:
-    engine = make_engine(f"sqlite:///{tmp_path / 'q.db'}")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path) -> Store:
+    """A store on a new database: SQLite, and PostgreSQL (whose dates come back with their
+    zone and whose correlated NOT EXISTS is planned differently)."""
+    url = (f"sqlite:///{tmp_path / 'q.db'}" if request.param == "sqlite"
+           else request.getfixturevalue("postgres_url"))
+    engine = make_engine(url)
     upgrade(engine)
-    return Store(engine)
+    yield Store(engine)
+    engine.dispose()
 
 
 def game(game_id: str, kinds: list[str], status: str, client: str | None = "1.2.3.4"
@@ -66,8 +72,7 @@ def game(game_id: str, kinds: list[str], status: str, client: str | None = "1.2.
                    status=status, version=0, listed=True, seats=seats, client=client)
 
 
-def test_the_quota_counts_an_addresses_unfinished_and_recent_games(tmp_path):
-    db = store(tmp_path)
+def test_the_quota_counts_an_addresses_unfinished_and_recent_games(db):
     for i, status in enumerate(["open", "running", "finished"]):
         db.create_game(game(f"g{i}", ["human", "bot"], status))
     db.create_game(game("other", ["human", "open"], "open", client="5.6.7.8"))
@@ -84,8 +89,7 @@ def test_the_quota_counts_an_addresses_unfinished_and_recent_games(tmp_path):
         check_quota(db, Quota(0, 3), "1.2.3.4", 0.0)
 
 
-def test_finished_games_of_bots_only_expire_and_the_rest_stay(tmp_path):
-    db = store(tmp_path)
+def test_finished_games_of_bots_only_expire_and_the_rest_stay(db):
     db.create_game(game("bots", ["bot", "bot"], "finished"))
     db.create_game(game("person", ["human", "bot"], "finished"))
     db.create_game(game("running", ["bot", "bot"], "running"))
