@@ -16,7 +16,8 @@ from tlatelolco.extras import MissingExtra, require
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONAL = {"numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "open_spiel": "rl",
-            "psycopg": "server", "redis": "server", "ray": "cluster", "matplotlib": "report"}
+            "psycopg": "server", "redis": "server", "rq": "server", "ray": "cluster",
+            "matplotlib": "report"}
 
 
 def hide(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
