@@ -20,6 +20,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 
 from tlatelolco.i18n import pick_language
 from tlatelolco.web.http.errors import ApiError
+from tlatelolco.web.http.limits import client_address
 from tlatelolco.web.play.views import players, replay_view, seat_view
 from tlatelolco.web.realtime import chat
 from tlatelolco.web.realtime.hub import Hub
@@ -140,7 +141,7 @@ def bearer(authorization: str | None) -> str | None:
 
 def limit(request: Request, kind: str) -> None:
     """Count a costly request against its client's rate (429 when over it)."""
-    hub(request).limits.check(kind, request.client.host if request.client else None)
+    hub(request).limits.check(kind, client_address(request))
 
 
 def links(request: Request, game_id: str, invite: str | None = None) -> str:
@@ -174,7 +175,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     limit(request, "creates")
     h = hub(request)
     create = functools.partial(h.service.create, spectator_chat=body.spectator_chat,
-                               client=request.client.host if request.client else None)
+                               client=client_address(request))
     row, tokens, invites = await h.write(create, body.game, body.options,
                                          body.seats, body.name, body.listed)
     h.kick_bots(row.id)
@@ -299,7 +300,7 @@ async def rematch(game_id: GameId, request: Request,
     limit(request, "creates")
     h = hub(request)
     new_id, seat, change = await h.write(h.service.rematch, game_id, bearer(authorization),
-                                         request.client.host if request.client else None)
+                                         client_address(request))
     await h.announce(change)
     h.kick_bots(new_id)
     return {"game_id": new_id, "seat": seat, "url": links(request, new_id)}
@@ -363,7 +364,7 @@ async def hint(game_id: GameId, request: Request, lang: Lang = None,
     limit(request, "hints")
     h = hub(request)
     job = await h.call(h.service.hint_job, game_id, bearer(authorization))
-    found = await h.hint(job, request.client.host if request.client else None)
+    found = await h.hint(job, client_address(request))
     return await h.call(h.service.hint_words, game_id, found, language(request, lang))
 
 
@@ -404,7 +405,7 @@ async def ask_review(game_id: GameId, request: Request, response: Response, lang
     only what their replay shows. 409 for a game not over; 429 when the queue is full or
     you (your address or credential) have a review queued or running already."""
     found = await reviews(request).ask(game_id, bearer(authorization),
-                                       request.client.host if request.client else None,
+                                       client_address(request),
                                        language(request, lang))
     response.status_code = 200 if found["state"] == "done" else 202
     return found

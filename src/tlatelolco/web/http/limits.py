@@ -17,7 +17,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
+
+from starlette.requests import HTTPConnection
 
 from tlatelolco.web.http.errors import ApiError
 
@@ -63,6 +65,12 @@ def redact_server_logs() -> None:
             logger.addFilter(RedactSecrets())
 
 
+def client_address(connection: HTTPConnection) -> str | None:
+    """The address a request or socket is counted under: the peer's, or the one a trusted
+    proxy forwarded (uvicorn has put it in the scope by then); None when unknown."""
+    return connection.client.host if connection.client else None
+
+
 @dataclass(slots=True)
 class RateLimits:
     """Requests each client address may make per minute (0: no limit)."""
@@ -75,14 +83,24 @@ class RateLimits:
     @classmethod
     def parse(cls, text: str) -> RateLimits:
         """`creates=10,joins=30` (the rest keep their defaults); ValueError saying why not."""
-        limits, known = cls(), [f.name for f in fields(cls)]
-        for item in filter(None, (p.strip() for p in text.split(","))):
-            key, eq, value = item.partition("=")
-            if not eq or key.strip() not in known or not value.strip().isdigit():
-                raise ValueError(f"rate limit {item!r} is not KIND=N with N a whole number of "
-                                 f"requests per minute and KIND one of {', '.join(known)}")
-            setattr(limits, key.strip(), int(value))
-        return limits
+        return parse_counts(cls(), text, "rate limit", "requests per minute")
+
+
+Counts = TypeVar("Counts")
+
+
+def parse_counts(counts: Counts, text: str, what: str, unit: str) -> Counts:
+    """`counts` (a dataclass of whole numbers) with the `KIND=N,...` of `text` set on it, as
+    `serve --limits` and `--quota` take them; ValueError naming `what` was wrong, the `unit`
+    of N and the kinds there are."""
+    known = [f.name for f in fields(counts)]  # type: ignore[arg-type]
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or key.strip() not in known or not value.strip().isdigit():
+            raise ValueError(f"{what} {item[:40]!r} is not KIND=N with N a whole number of "
+                             f"{unit} and KIND one of {', '.join(known)}")
+        setattr(counts, key.strip(), int(value))
+    return counts
 
 
 class RateLimiter:

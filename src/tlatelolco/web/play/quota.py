@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from tlatelolco.web.http.errors import ApiError
+from tlatelolco.web.http.limits import parse_counts
 from tlatelolco.web.storage.store import Store, now
 
 DAY = 86_400.0  # seconds of the window the daily quota counts
@@ -28,14 +29,7 @@ class Quota:
     @classmethod
     def parse(cls, text: str) -> Quota:
         """`games=20,daily=200` (the rest keep their defaults); ValueError saying why not."""
-        quota, known = cls(), [f.name for f in fields(cls)]
-        for item in filter(None, (p.strip() for p in text.split(","))):
-            key, eq, value = item.partition("=")
-            if not eq or key.strip() not in known or not value.strip().isdigit():
-                raise ValueError(f"quota {item[:40]!r} is not KIND=N with N a whole number of "
-                                 f"games (0: no quota) and KIND one of {', '.join(known)}")
-            setattr(quota, key.strip(), int(value))
-        return quota
+        return parse_counts(cls(), text, "quota", "games (0: no quota)")
 
 
 def check_quota(store: Store, quota: Quota, client: str | None, expire_after: float) -> None:

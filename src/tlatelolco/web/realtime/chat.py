@@ -294,10 +294,6 @@ def outgoing(messages: list[dict[str, Any]]) -> str:
     return json.dumps({"type": "chat", "messages": messages}, separators=(",", ":"))
 
 
-def _address(session: Session) -> str | None:
-    return session.ws.client.host if session.ws.client else None
-
-
 async def receive(session: Session, message: dict[str, Any]) -> None:
     """`{"type": "chat", "text": ..., "channel": ..., "name": ...}` from a connection:
     checked, counted, stored and announced to every connection of the game; an error goes
@@ -314,9 +310,9 @@ async def receive(session: Session, message: dict[str, Any]) -> None:
         if session.viewer is None:
             name = clean_name(message.get("name"), SPECTATOR)
         session.chat_window.check()
-        hub.chat_limits.check("chats", _address(session))
+        hub.chat_limits.check("chats", session.client)
         said = await hub.write(speak, hub.service, session.game_id, session.token, text, name,
-                               channel, _address(session))
+                               channel, session.client)
     except ApiError as err:
         err.extra.setdefault("about", "chat")
         await session.error(err)

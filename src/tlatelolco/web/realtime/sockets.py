@@ -30,7 +30,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tlatelolco.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, gettext
 from tlatelolco.web.http.errors import ApiError
-from tlatelolco.web.http.limits import SocketCaps
+from tlatelolco.web.http.limits import SocketCaps, client_address
 from tlatelolco.web.play.views import versioned_view
 from tlatelolco.web.realtime import chat
 from tlatelolco.web.realtime.hub import Hub
@@ -79,7 +79,7 @@ async def capped_socket(websocket: WebSocket, game_id: str) -> None:
     of them, or this address's share, are taken: an `error` naming the cap, and close 1013."""
     caps: SocketCaps = websocket.app.state.socket_caps
     await websocket.accept()
-    client = websocket.client.host if websocket.client else None
+    client = client_address(websocket)
     try:
         caps.take(client)
     except ApiError as err:
@@ -88,12 +88,12 @@ async def capped_socket(websocket: WebSocket, game_id: str) -> None:
             await websocket.close(code=1013, reason=err.message[:120])  # Try Again Later
         return
     try:
-        await game_socket(websocket, game_id)
+        await game_socket(websocket, game_id, client)
     finally:
         caps.release(client)
 
 
-async def game_socket(websocket: WebSocket, game_id: str) -> None:
+async def game_socket(websocket: WebSocket, game_id: str, client: str | None) -> None:
     hub: Hub = websocket.app.state.hub
     try:
         if "token" in websocket.query_params:
@@ -102,7 +102,6 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                            "as the first message")
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(404, "not_found", "there is no such game")
-        client = websocket.client.host if websocket.client else None
         hub.limits.check("sockets", client)
         token, lang = await hello(websocket)
         _, viewer = await hub.call(hub.service.viewer, game_id, token)
@@ -115,7 +114,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         return
     async with hub.pubsub.subscribe(channel(game_id)) as queue, \
             hub.pubsub.subscribe(chat.chat_channel(game_id)) as said:
-        session = Session(websocket, hub, game_id, viewer, token, lang)
+        session = Session(websocket, hub, game_id, viewer, token, lang, client)
         await hub.presence(game_id, viewer, +1)
         try:
             await session.send_view(full=True)
@@ -162,8 +161,10 @@ async def hello(websocket: WebSocket) -> tuple[str | None, str]:
 
 class Session:
     def __init__(self, websocket: WebSocket, hub: Hub, game_id: str, viewer: int | None,
-                 token: str | None, lang: str = DEFAULT_LANGUAGE) -> None:
+                 token: str | None, lang: str = DEFAULT_LANGUAGE,
+                 client: str | None = None) -> None:
         self.token = token
+        self.client = client  # the address its chat and rates are counted under
         self.lang = lang
         self.ws = websocket
         self.hub = hub

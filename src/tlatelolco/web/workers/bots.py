@@ -32,7 +32,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from tlatelolco.bots import Bot, make_bot, parse_spec
+from tlatelolco.bots import SEARCHERS, Bot, make_bot, parse_spec
 from tlatelolco.contract import State
 from tlatelolco.registry import load
 from tlatelolco.web.workers.fairness import ANONYMOUS, FairQueue, Ticket
@@ -55,7 +55,6 @@ MAX_BOT_TIME = 10.0  # seconds a bot may think, whatever its spec asks
 MAX_BOT_ITERATIONS = 100_000  # search iterations a bot may run, whatever its spec asks
 MAX_SPEC_LENGTH = 64  # characters of a bot spec
 IDLE_BOT_TIME = 1.0  # seconds a bot thinks in a game of bots only (nobody waits on it)
-SEARCHERS = ("mcts", "ismcts")  # the bots with a search budget (time=, iterations=)
 START_TIME = 60.0  # seconds a fresh worker may take to import before it is given up
 WATCH_EVERY = 0.5  # seconds between a worker's looks at whether the server is still alive
 READY = "ready"  # what a worker says once its imports are done

@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from tlatelolco.bots import SEARCHERS  # the bots with a search budget (time=, iterations=)
+
 
 @dataclass(frozen=True, slots=True)
 class Param:
@@ -66,7 +68,7 @@ WEIGHT = Param(-100, 100)
 def accepted(name: str) -> dict[str, Param] | None:
     """The parameters bot `name` takes from a client (None: any weight, for a greedy bot, whose
     parameter names depend on the game)."""
-    if name in ("mcts", "ismcts"):
+    if name in SEARCHERS:
         return SEARCH
     if name == "greedy":
         return None
@@ -82,11 +84,11 @@ def check_params(name: str, params: dict[str, Any]) -> dict[str, Any]:
     parameter and what is allowed when bot `name` does not take one of them (those of `BUDGET`
     aside) or it is out of range. Unknown bot names pass: the game's bot list refuses them."""
     checked = dict(params)
-    if name not in ("random", "greedy", "mcts", "ismcts"):
+    if name not in ("random", "greedy", *SEARCHERS):
         return checked
     allowed = accepted(name)
     for key, value in params.items():
-        if key in BUDGET and name in ("mcts", "ismcts"):
+        if key in BUDGET and name in SEARCHERS:
             continue
         if allowed is None:
             if not WEIGHT.accepts(value):
