@@ -61,12 +61,20 @@ def wait_moved(page, version, move):
         raise AssertionError(f"{move['text']!r} was not played: {state}") from err
 
 
+PLAY_AREA = ("#board-content", "#dock-game", "#extras")  # where a renderer's pieces are
+
+
+def pickable(page, key):
+    """The clickable piece `key` wherever the renderer put it (board, dock or extras)."""
+    return page.locator(", ".join(f'{area} .pick[data-key="{key}"]' for area in PLAY_AREA))
+
+
 def click_move(page, game, move, version, keyboard=False):
     """Pick `move` as a person would: its pieces on the board in order, else its button."""
     keys = page.evaluate("([g, m]) => window.Tlatelolco.renderers[g].keys(m.move,"
                          " window.TlatelolcoPage.view)", [game, move])
     for key in keys:
-        target = page.locator(f'#board .pick[data-key="{key}"]')
+        target = pickable(page, key)
         if target.count():
             assert target.first.get_attribute("aria-label"), f"{key} has no aria-label"
             if keyboard:
@@ -80,9 +88,15 @@ def click_move(page, game, move, version, keyboard=False):
         if page.evaluate(f"window.TlatelolcoPage.sending || "
                          f"window.TlatelolcoPage.view.version > {version}"):
             return  # the last key sent the move
-    # the move is complete on the board, or its next step has no place on it: its button
-    page.locator("#picker .moves").first.get_by_role(
-        "button", name=move["text"], exact=True).click()
+    # the move is complete on the board, or its next step has no place on it: its button in
+    # the dock, else in the list of every legal move below the board
+    button = page.locator("#picker .moves").get_by_role("button", name=move["text"], exact=True)
+    if not button.count():
+        page.locator("#all-moves summary").click()
+        page.fill("#all-moves input[type=search]", move["text"])
+        button = page.locator("#all-moves .moves").get_by_role(
+            "button", name=move["text"], exact=True)
+    button.first.click()
 
 
 def choose(rng, legal):

@@ -68,6 +68,7 @@
   const invites = {};       // seat -> an invite link made on this page for that open seat
   let drawnVersion = null;  // the version the board was last drawn at (new steps animate)
   let highlightStep = null; // a log entry the player clicked: its move is shown on the board
+  let historyView = null;   // the board as it was at that entry (the replay's view), or null
   let reason = null;        // why the last wrong click was not a move: {version, text}
   let wasMyTurn = false;
   const prefs = {           // this browser's choices, kept in localStorage
@@ -225,7 +226,7 @@
     const moved = !view || view.version !== message.version;
     const same = !moved && summary(view) === summary(message);
     view = message;
-    if (moved) { path = []; sending = false; highlightStep = null; }
+    if (moved) { path = []; sending = false; if (!historyView) highlightStep = null; }
     if (same) drawPlayers();  // only who is online changed: keep the board (and the focus)
     else draw();
     alertTurn();
@@ -288,8 +289,10 @@
 
   function drawReason() {
     const box = $("reason");
-    const shown = reason && view && reason.version === view.version ? reason.text : "";
+    const shown = reason && view && reason.version === view.version && !historyView ? reason.text : "";
+    if (box.textContent !== shown) box.classList.remove("open");
     box.textContent = shown;
+    box.title = shown;
     box.hidden = !shown;
   }
 
@@ -308,6 +311,7 @@
 
   function pick(key) {
     path = path.concat([key]);
+    reason = null;  // a valid pick: the last wrong click's message goes
     const left = candidates();
     const exact = left.filter((m) => keysOf(m).length === path.length);
     if (left.length === 1 && exact.length === 1) { play(exact[0]); return; }
@@ -315,19 +319,28 @@
     draw();
   }
 
-  function markPickable(root, moves) {
+  // where a renderer's pieces end up: the board, the dock (its [data-dock] parts, the turn's
+  // controls, kept in sight) and the extras below (its [data-extra] parts, tables to read)
+  const PLAY_AREA = ["board-content", "dock-game", "extras"];
+  function keyed(key) {
+    const sel = key === undefined ? "[data-key]" : `[data-key="${CSS.escape(key)}"]`;
+    return PLAY_AREA.flatMap((id) => [...$(id).querySelectorAll(sel)]);
+  }
+  function inPlayArea(el) { return PLAY_AREA.some((id) => $(id).contains(el)); }
+
+  function markPickable(moves) {
     const next = new Map();
     for (const m of moves) {
       const keys = keysOf(m);
       if (keys.length > path.length) next.set(keys[path.length], m);
     }
     const drawn = new Set();
-    for (const el of root.querySelectorAll("[data-key]")) {
+    for (const el of keyed()) {
       const key = el.getAttribute("data-key");
       drawn.add(key);
       el.classList.toggle("picked", path.includes(key));
       if (!next.has(key) || sending) {
-        if (!replayMode && !path.includes(key)) {
+        if (!replayMode && !historyView && !path.includes(key)) {
           el.addEventListener("click", (e) => { e.stopPropagation(); explain(key); });
         }
         continue;
@@ -353,9 +366,11 @@
     return move ? move.text : t("this piece");
   }
 
+  const DOCK_BUTTONS = 8;  // more moves without a place on the board: in the list below
   function drawPicker(moves, marks) {
     const box = $("picker");
     box.replaceChildren();
+    $("all-moves").replaceChildren();
     if (view && view.undo > 0 && !replayMode && !sending) {
       const b = button(t("Undo"), undo, "secondary");
       b.id = "undo";
@@ -380,9 +395,11 @@
     }
     const row = document.createElement("div");
     row.className = "moves";
-    for (const m of buttons.slice(0, 40)) row.append(button(m.text, () => play(m)));
-    if (buttons.length > 40) row.append(note(t("… and {n} more in the list", {n: buttons.length - 40})));
-    box.append(row);
+    for (const m of buttons.slice(0, DOCK_BUTTONS)) row.append(button(m.text, () => play(m)));
+    if (buttons.length > DOCK_BUTTONS) {
+      row.append(note(t("… and {n} more in the list", {n: buttons.length - DOCK_BUTTONS})));
+    }
+    if (row.childNodes.length) box.append(row);
     const all = document.createElement("details");
     all.className = "all-moves";
     const sum = document.createElement("summary");
@@ -402,7 +419,7 @@
     filter.addEventListener("input", fill);
     all.addEventListener("toggle", () => { if (all.open) fill(); });
     all.append(sum, filter, list);
-    box.append(all);
+    $("all-moves").append(all);
   }
 
   function button(label, onClick, cls) {
@@ -426,25 +443,36 @@
     if (!view) return;
     document.body.dataset.game = view.game;
     keptZoom();
-    $("title").textContent = replayMode ? t("{title} — replay", {title: view.title}) : view.title;
-    const root = $("board");
+    const title = t(view.title);
+    $("title").textContent = replayMode ? t("{title} — replay", {title}) : title;
+    const root = $("board-content");
     const active = document.activeElement;
-    const focused = active && root.contains(active) ? (active.getAttribute("data-key") || "") : null;
+    const focused = active && inPlayArea(active) ? (active.getAttribute("data-key") || "") : null;
     const fromPicker = !!(active && active.closest && active.closest("#picker"));
-    root.replaceChildren();
-    try { renderer().draw(root, view); }
-    catch (err) { root.textContent = t("The board could not be drawn: {why}", {why: String(err)}); console.error(err); }
-    const moves = replayMode ? [] : candidates();
-    const marks = markPickable(root, moves);
-    markMoves(root);
+    const shown = historyView || view;
+    for (const id of PLAY_AREA) $(id).replaceChildren();
+    try {
+      renderer().draw(root, shown);
+      for (const el of [...root.querySelectorAll("[data-dock]")]) $("dock-game").append(el);
+      for (const el of [...root.querySelectorAll("[data-extra]")]) $("extras").append(el);
+    } catch (err) {
+      root.textContent = t("The board could not be drawn: {why}", {why: String(err)});
+      console.error(err);
+    }
+    const moves = replayMode || historyView ? [] : candidates();
+    const marks = markPickable(moves);
+    const fresh = markMoves();
     if (!replayMode) drawPicker(moves, marks);
     // a redraw must not throw a keyboard user back to the top of the page: the same target,
     // else the board's first target, else the board itself
     if (focused !== null || (fromPicker && !document.body.contains(active))) {
-      const again = (focused && root.querySelector(`.pick[data-key="${CSS.escape(focused)}"]`)) ||
-        root.querySelector(".pick");
-      (again || root).focus({preventScroll: true});
+      const again = (focused && keyed(focused).find((el) => el.classList.contains("pick"))) ||
+        keyed().find((el) => el.classList.contains("pick"));
+      (again || $("board")).focus({preventScroll: true});
     }
+    layoutBoard();
+    followAction(fresh);
+    drawHistory();
     drawReason();
     drawHint();
     drawTurn();
@@ -466,19 +494,19 @@
     } catch (err) { return []; }
   }
 
-  function mark(root, keys, classes) {
+  function mark(keys, classes) {
     for (const key of keys) {
-      for (const el of root.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) {
-        el.classList.add(...classes);
-      }
+      for (const el of keyed(key)) el.classList.add(...classes);
     }
   }
 
-  function markMoves(root) {
-    const entries = replayMode ? view.log : log;
+  // the last move of each seat, the clicked log entry; true when new steps were drawn
+  function markMoves() {
+    const shown = historyView || view;
+    const entries = replayMode || historyView ? shown.log : log;
     const seen = new Set();
     const newest = entries.length ? entries[entries.length - 1].step : -1;
-    const fresh = drawnVersion !== null && drawnVersion < view.version;
+    const fresh = !historyView && drawnVersion !== null && drawnVersion < view.version;
     // each seat's latest move that has a place on the board ("end turn" has none)
     for (let i = entries.length - 1; i >= 0 && seen.size < view.players.length; i--) {
       const e = entries[i];
@@ -488,39 +516,143 @@
       seen.add(e.seat);
       const classes = ["last-move", `last-seat-${e.seat}`];
       if (fresh && e.step >= (drawnVersion || 0) && e.step <= newest) classes.push("fresh");
-      mark(root, keys, classes);
+      mark(keys, classes);
     }
     if (highlightStep !== null) {
       const e = entries.find((x) => x.step === highlightStep);
-      if (e && e.move) mark(root, moveKeys(e.move), ["highlight"]);
+      if (e && e.move) mark(moveKeys(e.move), ["highlight"]);
     }
-    drawnVersion = view.version;
+    if (!historyView) drawnVersion = view.version;
+    return fresh;
   }
 
-  // --- zoom: on a small screen the board may be enlarged and panned (it scrolls) ------------
-  const ZOOMS = [0.75, 1, 1.5, 2, 3];
+  // --- the board's frame: fit to the screen, zoom and pan inside it, follow the action ------
+  // The page never grows wider than the screen: the board is laid out at the frame's width
+  // (zoom ≥ 1: at that many times its width, panned inside the frame) or scaled down with
+  // CSS zoom (zoom < 1, and "fit": the whole board within the frame's height, which leaves
+  // room below for the dock, so a whole turn is on one screen).
+  const ZOOMS = [0.5, 0.75, 1, 1.5, 2, 3];
+  const MIN_ZOOM = 0.4, MAX_ZOOM = 4;
+  const MIN_FRAME = 180;    // px: below this the frame stops shrinking for the dock
   const HINT_EQUAL = 0.05;  // values closer than this are within a short search's noise
+  let zoom = "fit";         // "fit" or a scale
+  let scale = 1;            // the scale the board is drawn at now
   let zoomedGame = null;    // the game whose kept zoom the board shows
-  function showZoom(z) {
-    $("board").style.setProperty("--zoom", String(z));
-    $("zoom-level").textContent = `${Math.round(z * 100)}%`;
-  }
-  function setZoom(z) {
-    prefs.set(`zoom:${view.game}`, String(z));
-    showZoom(z);
-  }
-  // the zoom this browser kept for the game, once the first view says which game it is
   function keptZoom() {
     if (zoomedGame === view.game) return;
     zoomedGame = view.game;
-    const z = Number(prefs.get(`zoom:${view.game}`, "1"));
-    showZoom(ZOOMS.includes(z) ? z : 1);
+    const kept = prefs.get(`zoom:${view.game}`, "fit");
+    const z = Number(kept);
+    zoom = kept !== "fit" && z >= MIN_ZOOM && z <= MAX_ZOOM ? z : "fit";
+  }
+  function setZoom(z, anchor) {
+    const frame = $("board");
+    const before = scale;
+    const at = anchor || {x: frame.clientWidth / 2, y: frame.clientHeight / 2};
+    const cx = frame.scrollLeft + at.x, cy = frame.scrollTop + at.y;
+    zoom = z === "fit" ? "fit" : Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, z));
+    if (view) prefs.set(`zoom:${view.game}`, String(zoom));
+    layoutBoard();
+    const k = scale / before;  // keep the point under the anchor where it was
+    frame.scrollLeft = cx * k - at.x;
+    frame.scrollTop = cy * k - at.y;
   }
   function zoomBy(step) {
     if (!view) return;
-    const now = Number($("board").style.getPropertyValue("--zoom")) || 1;
-    const i = ZOOMS.findIndex((z) => z >= now - 1e-9);
-    setZoom(ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, (i < 0 ? 1 : i) + step))]);
+    const next = step > 0 ? ZOOMS.find((z) => z > scale + 1e-6) : [...ZOOMS].reverse().find((z) => z < scale - 1e-6);
+    setZoom(next === undefined ? (step > 0 ? ZOOMS[ZOOMS.length - 1] : ZOOMS[0]) : next);
+  }
+
+  // the room the frame has: the screen below its top, less the dock kept in sight under it
+  function frameRoom() {
+    const frame = $("board");
+    const top = frame.getBoundingClientRect().top + window.scrollY;
+    const dock = $("dock").getBoundingClientRect().height;
+    return Math.max(MIN_FRAME, Math.floor(window.innerHeight - top - dock - 6));
+  }
+
+  function layoutBoard() {
+    const frame = $("board"), content = $("board-content");
+    const room = frameRoom();
+    frame.style.maxHeight = `${room}px`;
+    const css = getComputedStyle(frame);
+    const pad = (a, b) => (parseFloat(css[a]) || 0) + (parseFloat(css[b]) || 0);
+    const width = Math.max(100, frame.clientWidth - pad("paddingLeft", "paddingRight"));
+    const height = room - pad("paddingTop", "paddingBottom") - pad("borderTopWidth", "borderBottomWidth");
+    let w = width, s = 1;
+    if (zoom === "fit") {
+      content.style.zoom = "1";
+      content.style.width = `${w}px`;
+      // a board with a width of its own (wider than the frame) is laid out at it, scaled down
+      w = Math.max(w, content.scrollWidth);
+      content.style.width = `${w}px`;
+      s = Math.max(0.2, Math.min(1, height / content.scrollHeight, width / w));
+    } else if (zoom < 1) s = zoom;
+    else w = Math.round(width * zoom);
+    content.style.width = `${w}px`;
+    content.style.zoom = String(s);
+    scale = zoom === "fit" ? s : zoom;
+    frame.classList.toggle("fit", zoom === "fit");
+    $("zoom-level").textContent = `${Math.round(scale * 100)}%`;
+    $("zoom-fit").setAttribute("aria-pressed", String(zoom === "fit"));
+    $("zoom-fit").title = t("Show the whole board");
+  }
+
+  // after a move, a board larger than its frame scrolls to what changed (else to the first
+  // piece to click), unless that is in sight already
+  function followAction(fresh) {
+    const frame = $("board");
+    if (frame.scrollWidth <= frame.clientWidth + 1 && frame.scrollHeight <= frame.clientHeight + 1) return;
+    const root = $("board-content");
+    const target = (historyView && root.querySelector(".highlight")) ||
+      (fresh && [...root.querySelectorAll(".fresh")].pop()) ||
+      (fresh && myTurn() && root.querySelector(".pick")) || null;
+    if (!target) return;
+    const f = frame.getBoundingClientRect(), r = target.getBoundingClientRect();
+    if (r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom) return;
+    frame.scrollBy({left: (r.left + r.right) / 2 - (f.left + f.right) / 2,
+                    top: (r.top + r.bottom) / 2 - (f.top + f.bottom) / 2});
+  }
+
+  // two fingers on the board zoom it (the page itself keeps its size); Ctrl+wheel too
+  function setUpPinch() {
+    const frame = $("board");
+    const touches = new Map();
+    let start = null;
+    const spread = () => {
+      const [a, b] = [...touches.values()];
+      return Math.hypot(a.x - b.x, a.y - b.y);
+    };
+    frame.addEventListener("pointerdown", (e) => {
+      if (e.pointerType !== "touch") return;
+      touches.set(e.pointerId, {x: e.clientX, y: e.clientY});
+      if (touches.size === 2) start = {d: spread(), scale};
+    });
+    frame.addEventListener("pointermove", (e) => {
+      if (!touches.has(e.pointerId)) return;
+      touches.set(e.pointerId, {x: e.clientX, y: e.clientY});
+      if (touches.size !== 2 || !start || !start.d) return;
+      const [a, b] = [...touches.values()];
+      const f = frame.getBoundingClientRect();
+      setZoom(start.scale * spread() / start.d, {x: (a.x + b.x) / 2 - f.left, y: (a.y + b.y) / 2 - f.top});
+    });
+    const lift = (e) => { touches.delete(e.pointerId); if (touches.size < 2) start = null; };
+    frame.addEventListener("pointerup", lift);
+    frame.addEventListener("pointercancel", lift);
+    frame.addEventListener("wheel", (e) => {
+      if (!e.ctrlKey) return;
+      e.preventDefault();
+      const f = frame.getBoundingClientRect();
+      setZoom(scale * (e.deltaY < 0 ? 1.1 : 1 / 1.1), {x: e.clientX - f.left, y: e.clientY - f.top});
+    }, {passive: false});
+    let pending = false;
+    const again = () => {
+      if (pending || !view) return;
+      pending = true;
+      requestAnimationFrame(() => { pending = false; layoutBoard(); });
+    };
+    window.addEventListener("resize", again);
+    if (window.ResizeObserver) new ResizeObserver(again).observe($("dock"));
   }
 
   // --- your turn: a sound (if switched on) and a notification while the tab is hidden ------
@@ -684,6 +816,7 @@
     }
     el.textContent = text;
     el.classList.toggle("mine", mine);
+    $("watching").hidden = replayMode || view.viewer !== null;
     document.title = `${mine ? "● " : ""}${view.title} — Tlatelolco`;
   }
 
@@ -718,16 +851,16 @@
       if (p.kind !== "open") delete invites[p.seat];  // taken: that link is used up
       // an open seat: a seated player may make an invite link for it
       if (live && p.kind === "open" && view.viewer !== null) {
-        if (invites[p.seat]) extra.append(copyBox(invites[p.seat], t("Invite link for seat {n}", {n: p.seat})));
+        if (invites[p.seat]) extra.append(copyBox(invites[p.seat], t("Invite link for seat {n}", {n: p.seat + 1})));
         else {
           const b = button(t("Invite"), () => makeInvite(p.seat, b), "secondary small");
-          b.setAttribute("aria-label", t("Make an invite link for seat {n}", {n: p.seat}));
+          b.setAttribute("aria-label", t("Make an invite link for seat {n}", {n: p.seat + 1}));
           extra.append(b);
         }
       }
       // another seat this browser holds (hot seat): play it from this page
       if (!replayMode && p.seat !== view.viewer && held[String(p.seat)] && p.kind === "human") {
-        extra.append(button(t("Play as seat {n}", {n: p.seat}), () => switchSeat(p.seat), "secondary small"));
+        extra.append(button(t("Play as seat {n}", {n: p.seat + 1}), () => switchSeat(p.seat), "secondary small"));
       }
       if (extra.childNodes.length) li.append(extra);
       list.append(li);
@@ -804,11 +937,10 @@
         li.append(" ", code);
       }
       li.tabIndex = 0;
-      li.title = replayMode ? t("Go to this step") : t("Show this move on the board");
+      li.title = replayMode ? t("Go to this step") : t("Show the board as it was after this move");
       const choose = () => {
         if (replayMode) { loadReplay(e.step + 1); return; }
-        highlightStep = highlightStep === e.step ? null : e.step;
-        draw();
+        showHistory(e.step);
       };
       li.addEventListener("click", choose);
       li.addEventListener("keydown", (ev) => {
@@ -823,6 +955,52 @@
     }
     if (current) current.scrollIntoView({block: "nearest"});
     else list.scrollTop = list.scrollHeight;
+  }
+
+  // --- a log entry clicked: the board as it was just after that move, and the way back -----
+  let historyAsked = null;
+  async function showHistory(step) {
+    if (highlightStep === step && historyView) { closeHistory(); return; }
+    historyAsked = step;
+    try {
+      const v = await api("GET", `/api/games/${gameId}/replay/${step + 1}?lang=${T.lang}`);
+      if (historyAsked !== step) return;
+      historyView = v;
+      highlightStep = step;
+      path = [];
+      draw();
+    } catch (err) { showError(err.message); }
+  }
+
+  function closeHistory() {
+    historyAsked = null;
+    if (!historyView) return;
+    historyView = null;
+    highlightStep = null;
+    draw();
+  }
+
+  function drawHistory() {
+    const box = $("history");
+    box.replaceChildren();
+    document.body.classList.toggle("in-history", !!historyView);
+    box.hidden = !historyView;
+    if (!historyView) return;
+    const entry = historyView.log.find((e) => e.step === highlightStep);
+    const text = document.createElement("span");
+    text.className = "what";
+    text.textContent = t("The board just after move {n}: {move}",
+                         {n: highlightStep + 1, move: entry ? entry.words || entry.text : ""});
+    const back = button(t("Back to the game"), closeHistory, "small");
+    back.id = "history-back";
+    const earlier = button("◀", () => showHistory(Math.max(0, highlightStep - 1)), "secondary small");
+    earlier.setAttribute("aria-label", t("The move before"));
+    earlier.disabled = highlightStep <= 0;
+    const later = button("▶", () => {
+      if (highlightStep + 1 >= log.length) closeHistory(); else showHistory(highlightStep + 1);
+    }, "secondary small");
+    later.setAttribute("aria-label", t("The move after"));
+    box.append(text, earlier, later, back);
   }
 
   function drawResult() {
@@ -1025,6 +1203,7 @@
 
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
+    if (e.key === "Escape" && historyView) { closeHistory(); return; }
     if (e.key === "Escape" && path.length) { path = []; draw(); }
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z" && view && view.undo > 0) {
       e.preventDefault();
@@ -1042,13 +1221,17 @@
   // the page around the board: language switch, zoom, alerts, chat
   // the page's static text (game.html), listed here so that Babel extracts it
   const PAGE_TEXT = [t("Loading…"), t("Board"), t("Zoom"), t("Zoom out"), t("Zoom in"),
-                     t("Your move"), t("Hint"), t("Players"), t("Moves"), t("Move log")];
+                     t("Fit"), t("You are watching this game"), t("Your move"), t("Hint"),
+                     t("Players"), t("Moves"), t("Move log")];
 
   function setUpPage() {
     if (PAGE_TEXT.length) T.translatePage(document);
     $("language").append(T.languageSwitch());
     $("zoom-out").addEventListener("click", () => zoomBy(-1));
     $("zoom-in").addEventListener("click", () => zoomBy(1));
+    $("zoom-fit").addEventListener("click", () => setZoom("fit"));
+    $("reason").addEventListener("click", () => $("reason").classList.toggle("open"));
+    setUpPinch();
     drawAlerts();
     if (window.TlatelolcoChat) {
       window.TlatelolcoChat.mount($("chat"), {gameId, replay: replayMode, lang: T.lang,
@@ -1100,5 +1283,7 @@
   start();
   // for tests and the curious: the current view, the whole log, the live connection
   window.TlatelolcoPage = {get view() { return view; }, get log() { return log; },
-                          get socket() { return socket; }, get sending() { return sending; }};
+                          get socket() { return socket; }, get sending() { return sending; },
+                          get scale() { return scale; }, get zoom() { return zoom; },
+                          get history() { return historyView; }};
 })();

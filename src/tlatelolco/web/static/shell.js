@@ -111,7 +111,7 @@ window.Tlatelolco = {
   },
   seatName(view, seat) {
     const player = (view.players || [])[seat];
-    const name = player ? player.name : this.t("Seat {n}", {n: seat});
+    const name = player ? player.name : this.t("Seat {n}", {n: seat + 1});
     return seat === view.viewer ? this.t("{name} (you)", {name}) : name;
   },
 };
