@@ -1,14 +1,17 @@
 /* Grand Bazaar: the browser renderer (drawn only from the view the shell passes).
  *
- * The board: a price track per gem (1..19) with the bazaar's stack of that gem beside it, the
- * price card just revealed and what is left of the deck, one panel per seat with its grands and
- * its hand of gem cards, and an "End turn" button on your turn.
+ * The board, drawn at the width the frame gives it (one column on a phone, side by side on a
+ * wider screen): a price track per gem (1..19) with the bazaar's stack of that gem beside it, the
+ * price card just revealed and what is left of the deck, and the other seats' money and hands.
+ * The dock ([data-dock], kept in sight under the board): the prompt, your money, your hand and
+ * "End turn". The extras ([data-extra], below): the table of the price cards still face down.
  *
  * Pick paths (data-key values), one key per move:
  *   buy a gem   -> ["bazaar-<gem>"]   the gem's stack in the bazaar
- *   sell a gem  -> ["hand-<gem>"]     a card of that gem in your own hand
- *   end turn    -> ["end"]            the board's "End turn" button
+ *   sell a gem  -> ["hand-<gem>"]     a card of that gem in your own hand (in the dock)
+ *   end turn    -> ["end"]            the dock's "End turn" button
  * Keys that are no move, marked after a price card: "card" (the face-up card), "price-<gem>".
+ * A click on any of them when it is no move is explained with the engine's reason (attempt()).
  * Every text a player reads goes through t()/tn(): the catalogue grand_bazaar.po translates it.
  */
 (function () {
@@ -26,10 +29,8 @@
   };
   // Seat colours (the same order in every Tlatelolco renderer): none is a gem's colour.
   const SEAT_COLOURS = T.SEAT_COLOURS;
-  const W = 1100;
   const MIN_PRICE = 1, MAX_PRICE = 19, START = 10;
-  const MARKET_H = 366, SEAT_H = 180, SEAT_GAP = 12, FOOT_H = 90;
-  const CARD_W = 54, CARD_H = 70, CARD_GAP = 6;  // a hand card: 32 px wide at the phone width
+  const CARD_W = 52, CARD_H = 64, CARD_GAP = 6;  // a hand card on the wide board
 
   // ---- words -----------------------------------------------------------------------------------
   // Literal t() calls, one per gem, so that the catalogue's extractor finds every one.
@@ -157,7 +158,7 @@
     el("path", { d: `M${-r},${r * 0.6} L${-r},${-r * 0.4} L${-r * 0.5},${r * 0.1} L0,${-r * 0.7} L${r * 0.5},${r * 0.1} L${r},${-r * 0.4} L${r},${r * 0.6} Z`, fill: "#f2c230", stroke: "#8a6410", "stroke-width": 1.5, "stroke-linejoin": "round" }, parent);
   }
 
-  // ---- the parts of the board ----------------------------------------------------------------
+  // ---- what the parts of the board share ------------------------------------------------------
 
   // What the face-down deck still holds for each gem: how many cards raise, keep, lower it.
   function deckOutlook(obs) {
@@ -181,91 +182,26 @@
     return isMyTurn(view) && view.legal.some((m) => m.move.kind === kind && (!gem || m.move.gem === gem));
   }
 
-  function drawHeader(svg, view, obs) {
-    const round = obs.round || 0, rounds = obs.rounds || 27;
-    let title = t("Round {round} of {rounds}", { round, rounds });
-    if (round === 0) title = t("Before the first card");
-    if (obs.terminal) title = t("Game over ({rounds} rounds)", { rounds });
-    fitText(svg, 24, 34, title, { class: "gb-title" }, 400, 13);
-    // one pip per price card: filled once revealed
-    const x0 = 562, step = 19;
-    fitText(svg, x0 - 12, 34, t("price cards"), { class: "gb-small", "text-anchor": "end" }, 110, 7.5);
-    const shown = t("{n} of {rounds} price cards revealed", { n: round, rounds });
-    const pips = el("g", { "aria-label": shown, role: "img" }, svg);
-    for (let i = 0; i < rounds; i++) {
-      const done = i < round;
-      el("rect", { x: x0 + i * step, y: 18, width: 13, height: 20, rx: 3, class: done ? "gb-pip done" : "gb-pip" }, pips);
-      if (i === round - 1 && !obs.terminal) el("rect", { x: x0 + i * step - 2, y: 16, width: 17, height: 24, rx: 4, fill: "none", stroke: "#222", "stroke-width": 1.5 }, pips);
-    }
+  // the viewer's own seat while the game runs: its money, hand and End turn go to the dock
+  function ownSeat(view, obs) {
+    if (obs.terminal || view.viewer === null || view.viewer === undefined) return null;
+    return obs.players.find((p) => p.seat === view.viewer) || null;
   }
 
-  // The stall of one gem: the stack of its cards left in the bazaar (a move: buy one).
-  function drawStall(g, obs, gem, y, h) {
-    const c = GEM[gem];
-    const price = obs.prices[gem], left = obs.bazaar[gem];
-    const label = t("Bazaar: {count} left at {price} grands a card", { count: gemWord(left, gem), price });
-    const stack = keyed(g, "bazaar-" + gem, [26, y - 2, 174, h, 8], { "aria-label": label });
-    el("rect", { x: 26, y: y - 2, width: 174, height: h, rx: 8, fill: c.light, opacity: 0.55 }, stack);
-    if (left === 0) {
-      el("rect", { x: 40, y: y + 8, width: 50, height: 68, rx: 6, fill: "none", stroke: c.dark, "stroke-dasharray": "5 4", "stroke-width": 1.5 }, stack);
-      fitText(stack, 65, y + 47, t("sold out"), { "text-anchor": "middle", class: "gb-tiny" }, 46, 6.5);
-    }
-    for (let k = Math.min(left, 5) - 1; k >= 0; k--) gemCard(stack, gem, 34 + k * 4, y + 8 - k * 3, 50, 68);
-    fitText(stack, 104, y + 26, cap(gemName(gem)), { class: "gb-gemname", fill: c.dark }, 94, 10);
-    fitText(stack, 104, y + 50, tn("{n} left", "{n} left", left), { class: "gb-count" }, 94, 9.5);
-    const turn = obs.this_turn || { bought: [], sold: [] };
-    const trading = !obs.terminal && obs.to_move >= 0;
-    if (trading && turn.sold.includes(gem)) {
-      fitText(stack, 104, y + 70, t("just sold"), { class: "gb-tag down" }, 94, 7).appendChild(
-        titleOf(t("This turn {gem} cards were sold: they cannot be bought back this round.", { gem: gemName(gem) })));
-    } else if (trading && turn.bought.includes(gem)) {
-      fitText(stack, 104, y + 70, t("just bought"), { class: "gb-tag up" }, 94, 7).appendChild(
-        titleOf(t("This turn {gem} cards were bought: they cannot be sold this round.", { gem: gemName(gem) })));
-    } else {
-      txt(stack, 104, y + 70, t("of {n}", { n: 10 }), { class: "gb-small" });
-    }
+  // the seats drawn on the board: the others, clockwise from the viewer (everyone when the
+  // viewer watches or the game is over)
+  function boardSeats(view, obs) {
+    const me = obs.players.findIndex((p) => p.seat === view.viewer);
+    const players = me > 0 ? obs.players.slice(me).concat(obs.players.slice(0, me)) : obs.players;
+    return ownSeat(view, obs) ? players.filter((p) => p.seat !== view.viewer) : players;
   }
 
-  // The price track of one gem with the gem as its marker (marked when a price card moves it),
-  // the price, and what the deck still holds for it.
-  function drawTrack(g, obs, gem, y, outlook) {
-    const c = GEM[gem], price = obs.prices[gem];
-    const trackX = 214, cell = 26;
-    const words = t("{gem}: {price} grands a card", { gem: cap(gemName(gem)), price });
-    const track = el("g", { role: "img", "aria-label": words }, g);
-    for (let p = MIN_PRICE; p <= MAX_PRICE; p++) {
-      const x = trackX + (p - 1) * cell;
-      el("rect", { x, y: y + 14, width: cell - 3, height: 40, rx: 4, class: p === START ? "gb-cell start" : "gb-cell" }, track);
-      txt(track, x + (cell - 3) / 2, y + 72, String(p), { class: p === price ? "gb-tick now" : "gb-tick", "text-anchor": "middle" });
-    }
-    el("rect", { x: trackX, y: y + 30, width: (price - 1) * cell + (cell - 3) / 2, height: 8, rx: 4, fill: c.fill, opacity: 0.35 }, track);
-    const mx = trackX + (price - 1) * cell + (cell - 3) / 2;
-    const marker = keyed(g, "price-" + gem, [mx - 17, y + 8, 34, 52, 6], { "aria-label": words, role: "img" });
-    el("rect", { x: mx - 17, y: y + 8, width: 34, height: 52, rx: 6, fill: "#fff", stroke: c.dark, "stroke-width": 2 }, marker);
-    gemShape(el("g", { transform: `translate(${mx} ${y + 34})` }, marker), gem, 13);
-    const pt = txt(g, 762, y + 46, "", { class: "gb-price", fill: c.dark, "text-anchor": "middle" });
-    el("tspan", {}, pt).textContent = String(price);
-    el("tspan", { class: "gb-unit", dx: 2 }, pt).textContent = initial(t("grands"));
-    const o = outlook[gem];
-    if (!obs.terminal && obs.price_cards_left) {
-      txt(g, 762, y + 70, `${o.up}▲ ${o.same}= ${o.down}▼`, { class: "gb-tiny", "text-anchor": "middle" }).appendChild(
-        titleOf(t("Price cards left for {gem}: {up} raise it, {same} leave it, {down} lower it", { up: o.up, same: o.same, down: o.down, gem: gemName(gem) })));
-    }
-  }
-
-  function drawMarket(svg, view, obs, y0) {
-    const outlook = deckOutlook(obs);
-    const rowH = 104;
-    const g = el("g", { transform: `translate(0 ${y0})` }, svg);
-    el("rect", { x: 12, y: 0, width: 800, height: MARKET_H, rx: 14, class: "gb-panel" }, g);
-    fitText(g, 32, 28, t("The bazaar"), { class: "gb-h2" }, 160, 10.5);
-    fitText(g, 214, 28, t("price board (grands)"), { class: "gb-small" }, 300, 7.5);
-    GEMS.forEach((gem, i) => {
-      drawStall(g, obs, gem, 42 + i * rowH, rowH - 16);
-      drawTrack(g, obs, gem, 42 + i * rowH, outlook);
-    });
-    const note = t("Every price starts and ends at 10, when each gem held pays 10.   ▲ = ▼: price cards left that raise, keep, lower it.");
-    fitText(g, 32, MARKET_H - 10, note, { class: "gb-tiny" }, 770, 6.2);
+  // a winner's share of the victory (0 for the others and while the game runs)
+  function wonShare(view, obs, seat) {
+    const returns = obs.returns || (view.result && view.result.returns) || null;
+    if (!obs.terminal || !returns) return 0;
+    const best = Math.max(...returns);
+    return returns[seat] === best && best > 0 ? returns[seat] : 0;
   }
 
   // the last card in words: "sapphire +1, ruby unchanged, emerald −1"
@@ -275,76 +211,76 @@
       : t("{gem} {change}", { gem: gemName(g), change: parts[i] }))).join(", ");
   }
 
-  function drawCards(svg, view, obs, y0) {
-    const g = el("g", { transform: `translate(828 ${y0})` }, svg);
-    const w = 260;
-    el("rect", { x: 0, y: 0, width: w, height: MARKET_H, rx: 14, class: "gb-panel" }, g);
-    fitText(g, 20, 28, t("Price cards"), { class: "gb-h2" }, 220, 10.5);
-    // the face-up card (marked when it was just revealed)
-    const label = obs.last_card ? t("Last price card: {changes}", { changes: cardWords(obs.last_card) })
+  function lastCardLabel(obs) {
+    return obs.last_card ? t("Last price card: {changes}", { changes: cardWords(obs.last_card) })
       : t("No price card revealed yet");
-    const card = keyed(g, "card", [20, 44, 104, 150, 10], { role: "img", "aria-label": label });
-    const face = el("g", { transform: "translate(20 44)" }, card);
-    el("rect", { x: 0, y: 0, width: 104, height: 150, rx: 10, fill: "#fffdf5", stroke: "#6b5a3a", "stroke-width": 2 }, face);
-    if (obs.last_card) {
-      const parts = obs.last_card.split(/\s+/);
-      GEMS.forEach((gem, i) => {
-        const yy = 28 + i * 44;
-        gemShape(el("g", { transform: `translate(28 ${yy})` }, face), gem, 14);
-        const d = parseInt(parts[i], 10) || 0;
-        const sym = d > 0 ? "+1" : d < 0 ? "−1" : "0";
-        txt(face, 86, yy + 9, sym, { class: "gb-change " + (d > 0 ? "up" : d < 0 ? "down" : "same"), "text-anchor": "end" });
-      });
-    } else {
-      fitText(face, 52, 80, t("none yet"), { class: "gb-small", "text-anchor": "middle" }, 96, 7.5);
-    }
-    fitText(g, 72, 212, t("last revealed"), { class: "gb-small", "text-anchor": "middle" }, 118, 7.5);
-    // the face-down deck
-    const left = (obs.price_cards_left || []).length;
-    const deck = el("g", { transform: "translate(140 44)", role: "img", "aria-label": tn("{n} price card face down", "{n} price cards face down", left) }, g);
-    const layers = Math.min(left, 6);
-    for (let k = layers - 1; k >= 0; k--) {
-      el("rect", { x: k * 3, y: -k * 3 + 15, width: 92, height: 130, rx: 9, class: "gb-back" }, deck);
-    }
-    if (layers) {
-      el("rect", { x: 12, y: 27, width: 68, height: 106, rx: 6, fill: "none", stroke: "#f3e2b3", "stroke-width": 1.5 }, deck);
-      txt(deck, 46, 90, String(left), { "text-anchor": "middle", class: "gb-deckcount" });
-    } else {
-      el("rect", { x: 0, y: 15, width: 92, height: 130, rx: 9, fill: "none", stroke: "#9a8a6a", "stroke-dasharray": "5 4" }, deck);
-      fitText(deck, 46, 86, t("empty"), { "text-anchor": "middle", class: "gb-small" }, 86, 7.5);
-    }
-    fitText(g, 190, 212, t("face down"), { class: "gb-small", "text-anchor": "middle" }, 118, 7.5);
-    // what the hidden cards add up to: 10 - price for each gem
-    fitText(g, 20, 246, t("Still to come, in total:"), { class: "gb-small" }, 225, 7.5);
-    GEMS.forEach((gem, i) => {
-      const x = 20 + i * 80;
-      gemShape(el("g", { transform: `translate(${x + 10} 270)` }, g), gem, 10);
-      const net = START - obs.prices[gem];
-      txt(g, x + 26, 276, (net > 0 ? "+" : net < 0 ? "−" : "±") + Math.abs(net), { class: "gb-net " + (net > 0 ? "up" : net < 0 ? "down" : "same") });
-    });
-    const lines = t("The changes left in the deck sum to\n10 − price for each gem: every price\nends the game back at 10.").split("\n");
-    lines.slice(0, 3).forEach((line, k) => fitText(g, 20, 304 + 14 * k, line, { class: "gb-tiny" }, 228, 6.2));
   }
 
-  // one seat's hand: four slots, your own cards are moves (sell one)
-  function drawHand(g, view, obs, p, name) {
+  function stallLabel(obs, gem) {
+    return t("Bazaar: {count} left at {price} grands a card", { count: gemWord(obs.bazaar[gem], gem), price: obs.prices[gem] });
+  }
+
+  // under a stall: "just sold" / "just bought" (no wash trades this round), else "of 10"
+  function stallTag(parent, obs, gem, x, y, max) {
+    const turn = obs.this_turn || { bought: [], sold: [] };
+    const trading = !obs.terminal && obs.to_move >= 0;
+    if (trading && turn.sold.includes(gem)) {
+      fitText(parent, x, y, t("just sold"), { class: "gb-tag down" }, max, 7).appendChild(
+        titleOf(t("This turn {gem} cards were sold: they cannot be bought back this round.", { gem: gemName(gem) })));
+    } else if (trading && turn.bought.includes(gem)) {
+      fitText(parent, x, y, t("just bought"), { class: "gb-tag up" }, max, 7).appendChild(
+        titleOf(t("This turn {gem} cards were bought: they cannot be sold this round.", { gem: gemName(gem) })));
+    } else {
+      txt(parent, x, y, t("of {n}", { n: 10 }), { class: "gb-small" });
+    }
+  }
+
+  // the stack of a gem's cards left in the bazaar, inside a stall at (x, y)
+  function stallStack(stack, gem, left, x, y, w, h) {
+    if (left === 0) {
+      el("rect", { x, y, width: w, height: h, rx: 6, fill: "none", stroke: GEM[gem].dark, "stroke-dasharray": "5 4", "stroke-width": 1.5 }, stack);
+      fitText(stack, x + w / 2, y + h / 2 + 4, t("sold out"), { "text-anchor": "middle", class: "gb-tiny" }, w - 4, 6.5);
+    }
+    for (let k = Math.min(left, 5) - 1; k >= 0; k--) gemCard(stack, gem, x + k * 4, y - k * 3 + 8, w, h);
+  }
+
+  function outlookText(obs, gem, outlook) {
+    const o = outlook[gem];
+    const node = document.createElementNS(SVGNS, "tspan");
+    node.textContent = `${o.up}▲ ${o.same}= ${o.down}▼`;
+    return [node, titleOf(t("Price cards left for {gem}: {up} raise it, {same} leave it, {down} lower it", { up: o.up, same: o.same, down: o.down, gem: gemName(gem) }))];
+  }
+
+  // The price marker of a gem on its track of 19 cells (x0, cell wide, at y): a key, marked
+  // when a price card moves it.
+  function priceMarker(g, gem, price, x0, cell, y, w, h, r) {
+    const c = GEM[gem];
+    const mx = x0 + (price - 1) * cell + cell / 2;
+    const words = t("{gem}: {price} grands a card", { gem: cap(gemName(gem)), price });
+    const marker = keyed(g, "price-" + gem, [mx - w / 2, y, w, h, 5], { "aria-label": words, role: "img" });
+    el("rect", { x: mx - w / 2, y, width: w, height: h, rx: 5, fill: "#fff", stroke: c.dark, "stroke-width": 2 }, marker);
+    gemShape(el("g", { transform: `translate(${mx} ${y + h / 2})` }, marker), gem, r);
+  }
+
+  // a seat's hand: `limit` slots of w x h from (x, y); the viewer's own cards are moves (sell)
+  function drawHand(g, view, obs, p, box) {
+    const [x, y, w, h, gap] = box;
     const held = [];
     GEMS.forEach((gem) => { for (let k = 0; k < (p.gems[gem] || 0); k++) held.push(gem); });
-    const limit = obs.hand_limit || 4;
-    const hx = 16, hy = 84;
     const mine = p.seat === view.viewer && !obs.terminal;
-    for (let k = 0; k < limit; k++) {
-      const cx = hx + k * (CARD_W + CARD_GAP);
+    const name = seatName(view, p.seat);
+    for (let k = 0; k < (obs.hand_limit || 4); k++) {
+      const cx = x + k * (w + gap);
       if (k >= held.length) {
-        el("rect", { x: cx, y: hy, width: CARD_W, height: CARD_H, rx: 6, class: "gb-slot" }, g);
+        el("rect", { x: cx, y, width: w, height: h, rx: 6, class: "gb-slot" }, g);
         continue;
       }
       const gem = held[k];
       if (mine) {
         const label = t("Your {gem} card", { gem: gemName(gem) });
-        gemCard(keyed(g, "hand-" + gem, [cx, hy, CARD_W, CARD_H, 6], { "aria-label": label }), gem, cx, hy, CARD_W, CARD_H);
+        gemCard(keyed(g, "hand-" + gem, [cx, y, w, h, 6], { "aria-label": label }), gem, cx, y, w, h);
       } else {
-        const card = gemCard(g, gem, cx, hy, CARD_W, CARD_H);
+        const card = gemCard(g, gem, cx, y, w, h);
         card.setAttribute("role", "img");
         card.setAttribute("aria-label", t("A {gem} card of {name}", { gem: gemName(gem), name }));
       }
@@ -353,114 +289,395 @@
   }
 
   // the last line of a seat's panel: this turn's trades, the value at the end, or the result
-  function seatLine(view, obs, p, count, won, moving) {
+  function seatLine(view, obs, p, won) {
+    const count = gemCount(p.gems);
     if (obs.terminal) {
       const paid = count ? tn("incl. {n} gem × 10", "incl. {n} gems × 10", count) : t("no gems to pay out");
       if (!won) return paid;
       return won >= 1 ? t("winner · {rest}", { rest: paid }) : t("shared win · {rest}", { rest: paid });
     }
-    if (moving && obs.this_turn) {
-      const turn = obs.this_turn;
-      const parts = [];
-      if (turn.bought.length) parts.push(t("bought {gems}", { gems: turn.bought.map(gemName).join(", ") }));
-      if (turn.sold.length) parts.push(t("sold {gems}", { gems: turn.sold.map(gemName).join(", ") }));
-      return parts.length ? parts.join("; ") : t("no trade yet this turn");
-    }
+    if (obs.to_move === p.seat && obs.this_turn) return tradesLine(obs.this_turn) || t("no trade yet this turn");
     return count ? t("with gems paid 10 each: {total}", { total: p.grands + 10 * count }) : "";
   }
 
-  // The seats' panels, your own first (then clockwise): on a phone, where the board pans, the
-  // left end is what shows, and your hand is what you click.
-  function drawPlayers(svg, view, obs, y0) {
-    const me = obs.players.findIndex((p) => p.seat === view.viewer);
-    const players = me > 0 ? obs.players.slice(me).concat(obs.players.slice(0, me)) : obs.players;
-    const n = players.length;
-    const perRow = n <= 4 ? n : Math.ceil(n / 2);
-    const w = Math.min(330, (W - 24 - SEAT_GAP * (perRow - 1)) / perRow);
-    const returns = obs.returns || (view.result && view.result.returns) || null;
-    const best = returns ? Math.max(...returns) : null;
-    players.forEach((p, i) => {
-      const row = Math.floor(i / perRow), col = i % perRow;
-      const inRow = row === 0 ? Math.min(perRow, n) : n - perRow;
-      const rx0 = (W - (inRow * w + (inRow - 1) * SEAT_GAP)) / 2;
-      const x = rx0 + col * (w + SEAT_GAP), y = y0 + row * (SEAT_H + SEAT_GAP);
-      const seat = p.seat;
-      const moving = !obs.terminal && obs.to_move === seat;
-      const g = el("g", { transform: `translate(${x} ${y})`, class: "gb-seat" + (moving ? " moving" : "") + (seat === view.viewer ? " me" : "") }, svg);
-      el("rect", { x: 0, y: 0, width: w, height: SEAT_H, rx: 12, class: "gb-seatbox" }, g);
-      el("rect", { x: 0, y: 0, width: 8, height: SEAT_H, rx: 4, fill: seatColour(seat) }, g);
-      // name line: seat badge, name, start player star
-      el("circle", { cx: 26, cy: 24, r: 12, fill: seatColour(seat), stroke: "#fff", "stroke-width": 2 }, g);
-      txt(g, 26, 29, String(seat), { "text-anchor": "middle", class: "gb-badge" });
-      const name = seatName(view, seat);
-      const maxChars = Math.floor((w - 96) / 8.6);
-      txt(g, 44, 30, name.length > maxChars ? name.slice(0, maxChars - 1) + "…" : name, { class: "gb-name" }).appendChild(titleOf(name));
-      if (obs.round > 0 && !obs.terminal && obs.start_player === seat) {
-        star(el("g", { transform: `translate(${w - 22} 23)`, role: "img", "aria-label": t("Start player of this round") }, g), 10);
-      }
-      if (moving) txt(g, w - 38, 29, "▶", { class: "gb-mover", "text-anchor": "end" });
-      // money, and how full the hand is
-      coin(g, 28, 60, 13);
-      const mt = txt(g, 48, 68, "", { class: "gb-money" });
-      el("tspan", {}, mt).textContent = String(p.grands);
-      el("tspan", { class: "gb-unit", dx: 5 }, mt).textContent = t("grands");
-      const count = drawHand(g, view, obs, p, name);
-      txt(g, w - 16, 66, t("{held}/{limit} gems", { held: count, limit: obs.hand_limit || 4 }), { class: "gb-small", "text-anchor": "end" });
-      const won = obs.terminal && returns && returns[seat] === best && best > 0 ? returns[seat] : 0;
-      if (won) crown(el("g", { transform: `translate(${w - 24} 24)`, role: "img", "aria-label": won >= 1 ? t("winner") : t("shared victory") }, g), 13);
-      const line = seatLine(view, obs, p, count, won, moving);
-      fitText(g, 16, SEAT_H - 10, line, { class: moving ? "gb-turnline" : won ? "gb-winline" : "gb-tiny" }, w - 28, 7.3);
-    });
-    const rows = n <= perRow ? 1 : 2;
-    return rows * SEAT_H + (rows - 1) * SEAT_GAP;
+  function tradesLine(turn) {
+    const parts = [];
+    if (turn.bought.length) parts.push(t("bought {gems}", { gems: turn.bought.map(gemName).join(", ") }));
+    if (turn.sold.length) parts.push(t("sold {gems}", { gems: turn.sold.map(gemName).join(", ") }));
+    return parts.join("; ");
   }
 
-  // the status under the board: what is happening, and on your turn what you may do
+  // a seat's name line: its colour, number (from 1), name, the start player's star, the mover
+  function seatHead(g, view, obs, p, w, nameMax) {
+    const seat = p.seat;
+    el("circle", { cx: 24, cy: 21, r: 11, fill: seatColour(seat), stroke: "#fff", "stroke-width": 2 }, g);
+    txt(g, 24, 25.5, String(seat + 1), { "text-anchor": "middle", class: "gb-badge" });
+    const name = seatName(view, seat);
+    const maxChars = Math.max(4, Math.floor(nameMax / 8.6));
+    txt(g, 42, 27, name.length > maxChars ? name.slice(0, maxChars - 1) + "…" : name, { class: "gb-name" }).appendChild(titleOf(name));
+    const won = wonShare(view, obs, seat);
+    if (won) crown(el("g", { transform: `translate(${w} 22)`, role: "img", "aria-label": won >= 1 ? t("winner") : t("shared victory") }, g), 12);
+    else if (obs.round > 0 && !obs.terminal && obs.start_player === seat) {
+      star(el("g", { transform: `translate(${w} 21)`, role: "img", "aria-label": t("Start player of this round") }, g), 10);
+    }
+    if (!obs.terminal && obs.to_move === seat) txt(g, w - 16, 27, "▶", { class: "gb-mover", "text-anchor": "end" });
+    return won;
+  }
+
+  function seatMoney(g, p, x, y, r) {
+    coin(g, x, y - 7, r);
+    const mt = txt(g, x + 18, y, "", { class: "gb-money" });
+    el("tspan", {}, mt).textContent = String(p.grands);
+    el("tspan", { class: "gb-unit", dx: 4 }, mt).textContent = t("grands");
+  }
+
+  function seatGroup(svg, obs, p, x, y, view) {
+    const moving = !obs.terminal && obs.to_move === p.seat;
+    return el("g", { transform: `translate(${x} ${y})`, class: "gb-seat" + (moving ? " moving" : "") + (p.seat === view.viewer ? " me" : "") }, svg);
+  }
+
+  // ---- the wide board (tablets, laptops): the bazaar and the price cards side by side ---------
+  const WIDE = { w: 1100, head: 56, market: 344, seatH: 164, seatGap: 12 };
+
+  function drawHeader(svg, view, obs, x0, step) {
+    const round = obs.round || 0, rounds = obs.rounds || 27;
+    fitText(svg, 24, 34, roundTitle(obs), { class: "gb-title" }, x0 - 150, 13);
+    // one pip per price card: filled once revealed
+    fitText(svg, x0 - 12, 34, t("price cards"), { class: "gb-small", "text-anchor": "end" }, 110, 7.5);
+    const shown = t("{n} of {rounds} price cards revealed", { n: round, rounds });
+    const pips = el("g", { "aria-label": shown, role: "img" }, svg);
+    for (let i = 0; i < rounds; i++) {
+      el("rect", { x: x0 + i * step, y: 18, width: step - 6, height: 20, rx: 3, class: i < round ? "gb-pip done" : "gb-pip" }, pips);
+      if (i === round - 1 && !obs.terminal) el("rect", { x: x0 + i * step - 2, y: 16, width: step - 2, height: 24, rx: 4, fill: "none", stroke: "#222", "stroke-width": 1.5 }, pips);
+    }
+  }
+
+  function roundTitle(obs) {
+    const round = obs.round || 0, rounds = obs.rounds || 27;
+    if (obs.terminal) return t("Game over ({rounds} rounds)", { rounds });
+    return round === 0 ? t("Before the first card") : t("Round {round} of {rounds}", { round, rounds });
+  }
+
+  // one gem's row: its stall (a move: buy one), its price track, the price and the outlook
+  function drawGemWide(g, obs, gem, y, outlook) {
+    const c = GEM[gem], price = obs.prices[gem], left = obs.bazaar[gem];
+    const stack = keyed(g, "bazaar-" + gem, [26, y - 2, 174, 88, 8], { "aria-label": stallLabel(obs, gem) });
+    el("rect", { x: 26, y: y - 2, width: 174, height: 88, rx: 8, fill: c.light, opacity: 0.55 }, stack);
+    stallStack(stack, gem, left, 34, y, 50, 68);
+    fitText(stack, 104, y + 26, cap(gemName(gem)), { class: "gb-gemname", fill: c.dark }, 94, 10);
+    fitText(stack, 104, y + 50, tn("{n} left", "{n} left", left), { class: "gb-count" }, 94, 9.5);
+    stallTag(stack, obs, gem, 104, y + 70, 94);
+    const trackX = 214, cell = 26;
+    const track = el("g", { role: "img", "aria-label": t("{gem}: {price} grands a card", { gem: cap(gemName(gem)), price }) }, g);
+    for (let p = MIN_PRICE; p <= MAX_PRICE; p++) {
+      const x = trackX + (p - 1) * cell;
+      el("rect", { x, y: y + 14, width: cell - 3, height: 40, rx: 4, class: p === START ? "gb-cell start" : "gb-cell" }, track);
+      txt(track, x + (cell - 3) / 2, y + 72, String(p), { class: p === price ? "gb-tick now" : "gb-tick", "text-anchor": "middle" });
+    }
+    el("rect", { x: trackX, y: y + 30, width: (price - 1) * cell + (cell - 3) / 2, height: 8, rx: 4, fill: c.fill, opacity: 0.35 }, track);
+    priceMarker(g, gem, price, trackX - 1.5, cell, y + 8, 34, 52, 13);
+    const pt = txt(g, 762, y + 46, "", { class: "gb-price", fill: c.dark, "text-anchor": "middle" });
+    el("tspan", {}, pt).textContent = String(price);
+    el("tspan", { class: "gb-unit", dx: 2 }, pt).textContent = initial(t("grands"));
+    if (!obs.terminal && obs.price_cards_left) {
+      const o = txt(g, 762, y + 70, "", { class: "gb-tiny", "text-anchor": "middle" });
+      o.append(...outlookText(obs, gem, outlook));
+    }
+  }
+
+  function drawMarketWide(svg, obs, y0) {
+    const outlook = deckOutlook(obs);
+    const g = el("g", { transform: `translate(0 ${y0})` }, svg);
+    el("rect", { x: 12, y: 0, width: 800, height: WIDE.market, rx: 14, class: "gb-panel" }, g);
+    fitText(g, 32, 28, t("The bazaar"), { class: "gb-h2" }, 160, 10.5);
+    fitText(g, 214, 28, t("price board (grands)"), { class: "gb-small" }, 300, 7.5);
+    GEMS.forEach((gem, i) => drawGemWide(g, obs, gem, 42 + i * 102, outlook));
+  }
+
+  // the last price card: three gems and their changes, in a box of w x h at (x, y)
+  function lastCard(g, obs, box, across) {
+    const [x, y, w, h] = box;
+    const card = keyed(g, "card", [x, y, w, h, 10], { role: "img", "aria-label": lastCardLabel(obs) });
+    el("rect", { x, y, width: w, height: h, rx: 10, fill: "#fffdf5", stroke: "#6b5a3a", "stroke-width": 2 }, card);
+    if (!obs.last_card) {
+      fitText(card, x + w / 2, y + h / 2 + 5, t("none yet"), { class: "gb-small", "text-anchor": "middle" }, w - 8, 7.5);
+      return;
+    }
+    const parts = obs.last_card.split(/\s+/);
+    GEMS.forEach((gem, i) => {
+      const d = parseInt(parts[i], 10) || 0;
+      const sym = d > 0 ? "+1" : d < 0 ? "−1" : "0";
+      const cls = "gb-change " + (d > 0 ? "up" : d < 0 ? "down" : "same");
+      if (across) {  // three columns: the gem over its change
+        const cx = x + (w / 3) * (i + 0.5);
+        gemShape(el("g", { transform: `translate(${cx} ${y + 17})` }, card), gem, 10);
+        txt(card, cx, y + h - 9, sym, { class: cls, "text-anchor": "middle" });
+      } else {       // three lines: the gem, then its change
+        const yy = y + 28 + i * 44;
+        gemShape(el("g", { transform: `translate(${x + 28} ${yy})` }, card), gem, 14);
+        txt(card, x + w - 18, yy + 9, sym, { class: cls, "text-anchor": "end" });
+      }
+    });
+  }
+
+  // the face-down deck at (x, y): its backs and how many cards are left
+  function deckBacks(g, obs, x, y, w, h) {
+    const left = (obs.price_cards_left || []).length;
+    const deck = el("g", { transform: `translate(${x} ${y})`, class: "gb-deck", role: "img", "aria-label": tn("{n} price card face down", "{n} price cards face down", left) }, g);
+    const layers = Math.min(left, 5);
+    for (let k = layers - 1; k >= 0; k--) {
+      el("rect", { x: k * 3, y: -k * 3 + 12, width: w, height: h, rx: 8, class: "gb-back" }, deck);
+    }
+    if (layers) txt(deck, w / 2, 12 + h / 2 + 10, String(left), { "text-anchor": "middle", class: "gb-deckcount" });
+    else {
+      el("rect", { x: 0, y: 12, width: w, height: h, rx: 8, fill: "none", stroke: "#9a8a6a", "stroke-dasharray": "5 4" }, deck);
+      fitText(deck, w / 2, 12 + h / 2 + 4, t("empty"), { "text-anchor": "middle", class: "gb-small" }, w - 6, 8.5);
+    }
+  }
+
+  // what the hidden cards add up to for each gem (10 - price), `dx` apart from (x, y)
+  function stillToCome(g, obs, x, y, dx, dy) {
+    GEMS.forEach((gem, i) => {
+      const gx = x + i * dx, gy = y + i * dy;
+      gemShape(el("g", { transform: `translate(${gx + 9} ${gy - 6})` }, g), gem, 9);
+      const net = START - obs.prices[gem];
+      txt(g, gx + 24, gy, (net > 0 ? "+" : net < 0 ? "−" : "±") + Math.abs(net), { class: "gb-net " + (net > 0 ? "up" : net < 0 ? "down" : "same") });
+    });
+  }
+
+  function drawCardsWide(svg, obs, y0) {
+    const g = el("g", { transform: `translate(828 ${y0})` }, svg);
+    el("rect", { x: 0, y: 0, width: 260, height: WIDE.market, rx: 14, class: "gb-panel" }, g);
+    fitText(g, 20, 28, t("Price cards"), { class: "gb-h2" }, 220, 10.5);
+    lastCard(g, obs, [20, 44, 104, 150], false);
+    fitText(g, 72, 216, t("last revealed"), { class: "gb-small", "text-anchor": "middle" }, 118, 7.5);
+    deckBacks(g, obs, 140, 38, 92, 150);
+    fitText(g, 190, 216, t("face down"), { class: "gb-small", "text-anchor": "middle" }, 118, 7.5);
+    if (obs.terminal) return;
+    fitText(g, 20, 262, t("Still to come, in total:"), { class: "gb-small" }, 225, 7.5);
+    stillToCome(g, obs, 20, 296, 80, 0);
+  }
+
+  // The seats on the board (the others' money and hands), up to four a row.
+  function drawSeatsWide(svg, view, obs, seats, y0) {
+    const n = seats.length, W = WIDE.w;
+    const perRow = n <= 4 ? n : Math.ceil(n / 2);
+    const w = Math.min(330, (W - 24 - WIDE.seatGap * (perRow - 1)) / perRow);
+    seats.forEach((p, i) => {
+      const row = Math.floor(i / perRow), col = i % perRow;
+      const inRow = row === 0 ? Math.min(perRow, n) : n - perRow;
+      const x = (W - (inRow * w + (inRow - 1) * WIDE.seatGap)) / 2 + col * (w + WIDE.seatGap);
+      const g = seatGroup(svg, obs, p, x, y0 + row * (WIDE.seatH + WIDE.seatGap), view);
+      el("rect", { x: 0, y: 0, width: w, height: WIDE.seatH, rx: 12, class: "gb-seatbox" }, g);
+      el("rect", { x: 0, y: 0, width: 8, height: WIDE.seatH, rx: 4, fill: seatColour(p.seat) }, g);
+      const won = seatHead(g, view, obs, p, w - 22, w - 96);
+      seatMoney(g, p, 28, 64, 13);
+      const count = drawHand(g, view, obs, p, [16, 76, CARD_W, CARD_H, CARD_GAP]);
+      txt(g, w - 16, 64, t("{held}/{limit} gems", { held: count, limit: obs.hand_limit || 4 }), { class: "gb-small", "text-anchor": "end" });
+      const moving = !obs.terminal && obs.to_move === p.seat;
+      fitText(g, 16, WIDE.seatH - 8, seatLine(view, obs, p, won), { class: moving ? "gb-turnline" : won ? "gb-winline" : "gb-tiny" }, w - 28, 7.3);
+    });
+    const rows = n <= perRow ? 1 : 2;
+    return rows * WIDE.seatH + (rows - 1) * WIDE.seatGap;
+  }
+
+  function drawWide(wrap, view, obs) {
+    const seats = boardSeats(view, obs);
+    const yMarket = WIDE.head, ySeats = yMarket + WIDE.market + 12;
+    const rows = seats.length <= 4 ? 1 : 2;
+    const height = ySeats + (seats.length ? rows * WIDE.seatH + (rows - 1) * WIDE.seatGap : 0) + 12;
+    const svg = boardSvg(wrap, WIDE.w, height);
+    drawHeader(svg, view, obs, 562, 19);
+    drawMarketWide(svg, obs, yMarket);
+    drawCardsWide(svg, obs, yMarket);
+    drawSeatsWide(svg, view, obs, seats, ySeats);
+  }
+
+  // ---- the narrow board (phones): one column, every gem's row across the screen --------------
+  const NARROW = { w: 400, head: 34, row: 84, cards: 100, seatH: 72, gap: 6 };
+
+  function drawGemNarrow(svg, obs, gem, y, outlook) {
+    const c = GEM[gem], price = obs.prices[gem], left = obs.bazaar[gem];
+    const stack = keyed(svg, "bazaar-" + gem, [6, y + 3, 140, 76, 8], { "aria-label": stallLabel(obs, gem) });
+    el("rect", { x: 6, y: y + 3, width: 140, height: 76, rx: 8, fill: c.light, opacity: 0.55 }, stack);
+    stallStack(stack, gem, left, 12, y + 8, 40, 56);
+    fitText(stack, 68, y + 26, cap(gemName(gem)), { class: "gb-gemname", fill: c.dark }, 74, 10);
+    fitText(stack, 68, y + 50, tn("{n} left", "{n} left", left), { class: "gb-count" }, 74, 9.5);
+    stallTag(stack, obs, gem, 68, y + 70, 74);
+    // the price, the deck's outlook for it, and the track of 19 cells under them
+    const x0 = 156, cell = (NARROW.w - 6 - x0) / 19;
+    const pt = txt(svg, x0, y + 33, "", { class: "gb-price", fill: c.dark });
+    el("tspan", {}, pt).textContent = String(price);
+    el("tspan", { class: "gb-unit", dx: 2 }, pt).textContent = initial(t("grands"));
+    if (!obs.terminal && obs.price_cards_left) {
+      const o = txt(svg, NARROW.w - 8, y + 28, "", { class: "gb-small", "text-anchor": "end" });
+      o.append(...outlookText(obs, gem, outlook));
+    }
+    const track = el("g", { role: "img", "aria-label": t("{gem}: {price} grands a card", { gem: cap(gemName(gem)), price }) }, svg);
+    for (let p = MIN_PRICE; p <= MAX_PRICE; p++) {
+      el("rect", { x: x0 + (p - 1) * cell + 1, y: y + 48, width: cell - 2, height: 16, rx: 3, class: p === START ? "gb-cell start" : "gb-cell" }, track);
+    }
+    el("rect", { x: x0, y: y + 53, width: (price - 0.5) * cell, height: 6, rx: 3, fill: c.fill, opacity: 0.35 }, track);
+    // landmarks only (the price itself is written large above): the ends and the start
+    for (const p of [MIN_PRICE, START, MAX_PRICE]) {
+      if (Math.abs(p - price) > 1) txt(track, x0 + (p - 0.5) * cell, y + 78, String(p), { class: "gb-tick", "text-anchor": "middle" });
+    }
+    priceMarker(svg, gem, price, x0, cell, y + 41, 22, 30, 8);
+  }
+
+  function drawCardsNarrow(svg, obs, y) {
+    const g = el("g", { transform: `translate(0 ${y})` }, svg);
+    el("rect", { x: 6, y: 0, width: NARROW.w - 12, height: NARROW.cards - 6, rx: 10, class: "gb-panel" }, g);
+    fitText(g, 16, 20, t("Price cards"), { class: "gb-h3" }, 150, 8);
+    lastCard(g, obs, [16, 28, 150, 56], true);
+    fitText(g, 206, 20, t("face down"), { class: "gb-tiny", "text-anchor": "middle" }, 64, 6.2);
+    deckBacks(g, obs, 182, 28, 44, 54);
+    if (obs.terminal) return;
+    fitText(g, 248, 20, t("Still to come, in total:"), { class: "gb-tiny" }, 140, 6.2);
+    stillToCome(g, obs, 252, 44, 0, 20);
+  }
+
+  function drawSeatNarrow(svg, view, obs, p, y) {
+    const w = NARROW.w - 12, h = NARROW.seatH;
+    const g = seatGroup(svg, obs, p, 6, y, view);
+    el("rect", { x: 0, y: 0, width: w, height: h, rx: 10, class: "gb-seatbox" }, g);
+    el("rect", { x: 0, y: 0, width: 7, height: h, rx: 3, fill: seatColour(p.seat) }, g);
+    const cw = 32, ch = 46, gap = 4, hx = w - 8 - 4 * (cw + gap) + gap;
+    const won = seatHead(g, view, obs, p, hx - 14, hx - 70);
+    seatMoney(g, p, 24, 49, 9);
+    drawHand(g, view, obs, p, [hx, (h - ch) / 2, cw, ch, gap]);
+    const moving = !obs.terminal && obs.to_move === p.seat;
+    fitText(g, 12, h - 6, seatLine(view, obs, p, won), { class: moving ? "gb-turnline" : won ? "gb-winline" : "gb-tiny" }, hx - 20, 6.4);
+  }
+
+  function drawNarrow(wrap, view, obs) {
+    const seats = boardSeats(view, obs);
+    const ySeats = NARROW.head + 3 * NARROW.row + NARROW.cards;
+    const height = ySeats + seats.length * (NARROW.seatH + NARROW.gap) + 2;
+    const svg = boardSvg(wrap, NARROW.w, height);
+    fitText(svg, 12, 24, roundTitle(obs), { class: "gb-h2" }, 230, 10);
+    const round = obs.round || 0, rounds = obs.rounds || 27;
+    fitText(svg, NARROW.w - 10, 24, t("{n} of {rounds} price cards revealed", { n: round, rounds }), { class: "gb-tiny", "text-anchor": "end" }, 150, 6.2);
+    const outlook = deckOutlook(obs);
+    GEMS.forEach((gem, i) => drawGemNarrow(svg, obs, gem, NARROW.head + i * NARROW.row, outlook));
+    drawCardsNarrow(svg, obs, NARROW.head + 3 * NARROW.row);
+    seats.forEach((p, i) => drawSeatNarrow(svg, view, obs, p, ySeats + i * (NARROW.seatH + NARROW.gap)));
+  }
+
+  function boardSvg(wrap, width, height) {
+    const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, class: "gb-board", role: "group", "aria-label": t("Grand Bazaar board") });
+    wrap.appendChild(svg);
+    el("rect", { x: 0, y: 0, width, height, rx: 14, class: "gb-bg" }, svg);
+    return svg;
+  }
+
+  // ---- the dock: what a turn needs, kept in sight under the board ---------------------------
+
+  // the prompt: what is happening, and on your turn what you must or may do
   function statusLines(view, obs) {
     if (obs.terminal) return [t("Game over: every gem still held was paid 10 grands."), ""];
     if (view.status === "open") return [t("Waiting for players to take their seats."), ""];
     if (obs.to_move < 0) return [t("A price card is being revealed…"), ""];
     if (!isMyTurn(view)) return [t("{name} is trading.", { name: seatName(view, obs.to_move) }), ""];
-    const bought = (obs.this_turn || { bought: [] }).bought.length > 0;
-    const main = bought ? t("Your turn: buy or sell more, or end your turn.")
+    const turn = obs.this_turn || { bought: [], sold: [] };
+    const main = turn.bought.length ? t("Your turn: buy or sell more, or end your turn.")
       : obs.round >= 2 ? t("Your turn: you must buy at least one gem (sell first if you need to).")
         : t("Your turn: you must buy at least one gem.");
+    const traded = tradesLine(turn);
+    if (traded) return [main, t("This turn: {trades}.", { trades: traded })];
     return [main, obs.round >= 2 ? t("Click a stack in the bazaar to buy, a card in your hand to sell.")
       : t("Click a stack in the bazaar to buy.")];
   }
 
-  function drawFooter(svg, view, obs, y) {
+  function html(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // your money, how full your hand is, your cards (sell one) and End turn
+  function drawOwn(view, obs, p, narrow) {
+    const box = html("div", "gb-own");
+    box.style.setProperty("--gb-seat", seatColour(p.seat));
+    const purse = html("div", "gb-purse");
+    purse.setAttribute("aria-label", tn("{n} grand", "{n} grands", p.grands));
+    const money = html("span", "gb-purse-line");
+    money.append(html("span", "gb-purse-money", String(p.grands)), " ", html("span", "gb-purse-unit", t("grands")));
+    const held = gemCount(p.gems), limit = obs.hand_limit || 4;
+    purse.append(money, html("span", "gb-purse-held", t("{held}/{limit} gems", { held, limit })));
+    const [w, h, gap, pad] = narrow ? [38, 52, 5, 6] : [46, 62, 8, 6];
+    const width = limit * (w + gap) - gap + 2 * pad, height = h + 2 * pad;
+    const hand = el("svg", { class: "gb-hand", viewBox: `${-pad} ${-pad} ${width} ${height}`, width, height, role: "group", "aria-label": t("Your hand") });
+    drawHand(hand, view, obs, p, [0, 0, w, h, gap]);
+    box.append(purse, hand);
+    if (isMyTurn(view)) {
+      const end = html("button", "gb-end" + (canPlay(view, "end_turn") ? "" : " off"), t("End turn"));
+      end.type = "button";
+      end.setAttribute("data-key", "end");
+      end.setAttribute("aria-label", t("End your turn"));
+      box.append(end);
+    }
+    return box;
+  }
+
+  function drawDock(view, obs, narrow) {
+    const box = html("div", "tl-gb gb-dock" + (narrow ? " gb-narrow" : ""));
+    box.setAttribute("data-dock", "");
     const [main, help] = statusLines(view, obs);
-    const mine = view.viewer !== null && view.viewer !== undefined && !obs.terminal && obs.to_move === view.viewer;
-    const x = mine ? 268 : 24;  // the button first: the left end is what a phone shows
-    fitText(svg, x, y + 34, main, { class: "gb-status" }, W - 24 - x, 8.6);
-    if (help) fitText(svg, x, y + 60, help, { class: "gb-small" }, W - 24 - x, 7.5);
-    if (!mine) return;
-    // End turn: on the board so that a click when it is not allowed yet is explained
-    const bx = 24, by = y + 14;
-    const end = keyed(svg, "end", [bx, by, 220, 58, 12], { "aria-label": t("End your turn") });
-    el("rect", { x: bx, y: by, width: 220, height: 58, rx: 12, class: "gb-endbox" + (canPlay(view, "end_turn") ? "" : " off") }, end);
-    fitText(end, bx + 110, by + 36, t("End turn"), { class: "gb-endtext", "text-anchor": "middle" }, 200, 10.5);
+    const prompt = html("p", "gb-prompt");
+    prompt.append(html("strong", "", main));
+    if (help) prompt.append(" ", html("span", "gb-help", help));
+    box.append(prompt);
+    const own = ownSeat(view, obs);
+    if (own) box.append(drawOwn(view, obs, own, narrow));
+    return box;
+  }
+
+  // ---- the extras: the deck's table and the rules of prices, to read below -------------------
+  function drawExtras(obs) {
+    const box = html("section", "tl-gb gb-extras");
+    box.setAttribute("data-extra", "");
+    box.append(html("h3", "", t("Price cards still face down")));
+    const outlook = deckOutlook(obs);
+    const table = html("table", "gb-outlook");
+    const head = html("tr");
+    for (const word of [t("Gem"), t("Price"), t("raise it"), t("keep it"), t("lower it"), t("in total")]) head.append(html("th", "", word));
+    table.append(html("thead"), html("tbody"));
+    table.tHead.append(head);
+    GEMS.forEach((gem) => {
+      const o = outlook[gem], net = START - obs.prices[gem];
+      const row = html("tr");
+      row.append(html("th", "gb-gemcell", cap(gemName(gem))));
+      for (const v of [obs.prices[gem], `${o.up} ▲`, `${o.same} =`, `${o.down} ▼`, (net > 0 ? "+" : net < 0 ? "−" : "±") + Math.abs(net)]) {
+        row.append(html("td", "num", String(v)));
+      }
+      table.tBodies[0].append(row);
+    });
+    box.append(table);
+    box.append(html("p", "gb-note", t("The changes left in the deck sum to\n10 − price for each gem: every price\nends the game back at 10.").split("\n").join(" ")));
+    box.append(html("p", "gb-note", t("Every price starts and ends at 10, when each gem held pays 10.   ▲ = ▼: price cards left that raise, keep, lower it.")));
+    return box;
   }
 
   // ---- the renderer ---------------------------------------------------------------------------
+  // the layout follows the frame's width (the screen's), not the zoomed content's: zooming in
+  // enlarges the same board. Below 800 px (phones, tablets held upright) the one-column board
+  // is the larger at fit: the side-by-side one would be drawn at 0.65 px a unit or less.
+  const NARROW_BELOW = 800;  // px
+  function frameWidth(root) {
+    const frame = document.getElementById("board");
+    return (frame && frame.clientWidth) || root.clientWidth || 1000;
+  }
+
   function draw(root, view) {
     const obs = view.observation;
-    const wrap = document.createElement("div");
-    wrap.className = "tl-gb";
+    const narrow = frameWidth(root) < NARROW_BELOW;
+    const wrap = html("div", "tl-gb gb-wrap" + (narrow ? " gb-narrow" : ""));
     root.appendChild(wrap);
-    const rows = obs.players.length <= 4 ? 1 : 2;
-    const yMarket = 56, yPlayers = yMarket + MARKET_H + 16;
-    const yFoot = yPlayers + rows * SEAT_H + (rows - 1) * SEAT_GAP;
-    const height = yFoot + FOOT_H;
-    const svg = el("svg", { viewBox: `0 0 ${W} ${height}`, class: "gb-board", role: "group", "aria-label": t("Grand Bazaar board") });
-    wrap.appendChild(svg);
-    el("rect", { x: 0, y: 0, width: W, height, rx: 18, class: "gb-bg" }, svg);
-    drawHeader(svg, view, obs);
-    drawMarket(svg, view, obs, yMarket);
-    drawCards(svg, view, obs, yMarket);
-    drawPlayers(svg, view, obs, yPlayers);
-    drawFooter(svg, view, obs, yFoot);
+    if (narrow) drawNarrow(wrap, view, obs); else drawWide(wrap, view, obs);
+    root.appendChild(drawDock(view, obs, narrow));
+    if (!obs.terminal && (obs.price_cards_left || []).length) root.appendChild(drawExtras(obs));
   }
 
   function keys(move) {
@@ -488,13 +705,18 @@
   }
 
   // The notation of the move meant by a click on `key` when it is not pickable: the server
-  // answers why that move is not allowed now ("selling is allowed from round 2 on").
+  // answers why that move is not allowed now ("selling is allowed from round 2 on"). A price
+  // marker means buying that gem at that price; the face-up card, revealing a price card (the
+  // engine: "no price card is due now").
   function attempt(path, key, view) {
     if (view.viewer === null || view.viewer === undefined) return null;  // a spectator: no move
-    const bazaar = keyGem(key, "bazaar-"), hand = keyGem(key, "hand-");
-    if (bazaar) return "buy " + bazaar;
+    const obs = view.observation;
+    const buy = keyGem(key, "bazaar-") || keyGem(key, "price-"), hand = keyGem(key, "hand-");
+    if (buy) return "buy " + buy;
     if (hand) return "sell " + hand;
     if (key === "end") return "end turn";
+    const card = obs.last_card || (obs.price_cards_left || [])[0];
+    if (key === "card" && card) return "reveal " + card;
     return null;
   }
 
@@ -543,7 +765,7 @@
       const word = share >= 1 ? t("winner") : share > 0 ? t("shared win ({share})", { share: +share.toFixed(2) }) : "";
       const sub = gems ? t("incl. {gems}: +{paid}", { gems: esc(held), paid: gems * 10 }) : t("no gems held at the end");
       rows += `<tr${share > 0 ? ' class="gb-win-row"' : ""}><td>${rank}</td>` +
-        `<td><span class="gb-dot" style="background:${seatColour(s)}">${s}</span>${esc(seatName(view, s))}` +
+        `<td><span class="gb-dot" style="background:${seatColour(s)}">${s + 1}</span>${esc(seatName(view, s))}` +
         (word ? ` <span class="gb-badge">${esc(word)}</span>` : "") +
         `<div class="gb-sub">${sub}</div></td><td class="num">${scores[s]}</td></tr>`;
     });
