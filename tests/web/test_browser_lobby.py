@@ -44,7 +44,12 @@ def open_lobby(page: Any, base: str) -> None:
 
 
 def created_id(page: Any) -> str:
-    page.wait_for_selector("#created h3")
+    """The game just created: with a seat of the creator's the page went to it, else the
+    lobby shows it."""
+    page.wait_for_function("() => location.pathname.startsWith('/games/')"
+                           " || !!document.querySelector('#created h3')")
+    if "/games/" in page.url:
+        return page.url.rsplit("/", 1)[1]
     return page.locator("#created h3").text_content().split()[1]
 
 
@@ -203,6 +208,7 @@ def test_bots_are_offered_as_easy_medium_hard_or_a_spec(base, watcher):
     for name, players in (("grand_bazaar", 4), ("axio", 4)):
         page.select_option("#game", name)
         page.select_option("#players", str(players))
+        page.select_option('select[data-seat="0"]', "open")  # so that the lobby stays
         page.select_option('select[data-seat="1"]', label="Bot: Easy")
         page.select_option('select[data-seat="2"]', label="Bot: Hard")
         page.select_option('select[data-seat="3"]', label="Bot: advanced (a spec)…")
@@ -220,7 +226,7 @@ def test_bots_are_offered_as_easy_medium_hard_or_a_spec(base, watcher):
     page.fill('[data-seat-spec="3"]', "")
     page.click("#create-button")
     page.locator("#error").wait_for()
-    assert "seat 3" in page.locator("#error").inner_text()
+    assert "seat 4" in page.locator("#error").inner_text()  # the fourth seat, counted from 1
     assert page.locator("#created h3").count() == 0
 
 
@@ -273,13 +279,13 @@ def test_games_this_browser_only_watches_carry_a_spectating_badge(base, watcher)
     open_lobby(page, base)
     page.select_option("#game", "axio")
     page.click("#create-button")
-    mine = created_id(page)
+    mine = created_id(page)  # on the game's page now: back to the lobby after this
     # the game page remembers what it watches; a game with a seat here is not "watched"
     page.evaluate(f"""() => localStorage.setItem('{WATCHED_KEY}', JSON.stringify([
         {{id: '{finished["id"]}', game: 'grand_bazaar', at: Date.now()}},
         {{id: '{open_game["id"]}', game: 'grand_bazaar', at: Date.now() - 1000}},
         {{id: 'gone9876', game: 'axio', at: 1}}, {{id: '{mine}', at: 2}}]))""")
-    page.reload()
+    open_lobby(page, base)
     watched = page.locator(f'#my-games tr[data-game="{open_game["id"]}"]')
     watched.wait_for()
     assert watched.locator(".badge.spectating").inner_text() == "Spectating"
@@ -355,7 +361,7 @@ def test_the_lobby_fits_a_phone(browser, base):
     page.select_option('select[data-seat="1"]', label="Bot: advanced (a spec)…")
     page.click("#create-button")
     created_id(page)
-    page.reload()
+    open_lobby(page, base)
     page.locator("#my-games tr").first.wait_for()
     page.locator("#finished-games tr").first.wait_for()
     page.select_option("#game", "aztec_market")

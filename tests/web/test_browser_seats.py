@@ -80,7 +80,8 @@ def game_path(base: str, game_id: str) -> str:
 
 def create_in_lobby(page: Any, base: str, game: str, seats: list[str], players: int = 2,
                     name: str = "Ana", listed: bool = True) -> str:
-    """Create a game with the lobby's form; its id."""
+    """Create a game with the lobby's form; its id. With a seat of its own ("taken") the page
+    goes straight to the game; without, the lobby shows the game's links."""
     response = page.goto(base + "/")
     assert_csp(response)
     page.select_option("#game", game)
@@ -91,6 +92,9 @@ def create_in_lobby(page: Any, base: str, game: str, seats: list[str], players: 
     if not listed:
         page.uncheck("#listed")
     page.click("#create-button")
+    if "taken" in seats:
+        page.wait_for_url(f"{base}/games/*")
+        return page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#created h3")
     return page.locator("#created h3").text_content().split()[1]
 
@@ -98,12 +102,6 @@ def create_in_lobby(page: Any, base: str, game: str, seats: list[str], players: 
 def assert_csp(response: Any) -> None:
     policy = response.headers.get("content-security-policy", "")
     assert "script-src 'self'" in policy, f"no Content-Security-Policy on the page: {policy!r}"
-
-
-def invite_links(page: Any) -> list[str]:
-    values = page.locator("#created input").evaluate_all("els => els.map((e) => e.value)")
-    assert not any("#token=" in v for v in values), values
-    return [v for v in values if "#invite=" in v]
 
 
 def play_to_the_end(base: str, game_id: str, tokens: list[str], seed: int = 1) -> None:
@@ -131,16 +129,17 @@ def test_an_invite_link_is_claimed_once_and_no_secret_stays_in_the_address(brows
         host, friend, late, stranger = (Watcher(browser) for _ in range(4))
         page = host.page()
         game_id = create_in_lobby(page, base, "axio", ["taken", "open"])
-        [invite_url] = invite_links(page)
+        wait_viewer(page, 0)  # straight into the game as seat 0, no secret in the address
+        assert page.url == game_path(base, game_id)
+        # the open seat's invite link, made on the game page
+        page.click("#players .seat-1 button:has-text('Invite')")
+        field = page.locator("#players .seat-1 .copy-box input")
+        field.wait_for()
+        invite_url = field.input_value()
         invite = invite_url.split("#invite=", 1)[1]
         assert invite_url == f"{game_path(base, game_id)}#invite={invite}"
-        play = page.locator("#created a.button")
-        assert play.get_attribute("href") == f"/games/{game_id}"  # no secret in the link
         mine = stored(page)[game_id]
         assert mine["seat"] == 0 and mine["token"] and mine["token"] != invite
-        play.click()
-        wait_viewer(page, 0)
-        assert page.url == game_path(base, game_id)
 
         # the friend opens the invite link: the fragment leaves the address bar at once,
         # the page watches and offers the seat
@@ -205,8 +204,7 @@ def test_your_games_in_the_lobby_resumes_the_seat(browser, tmp_path):
         me = Watcher(browser)
         page = me.page()
         game_id = create_in_lobby(page, base, "axio", ["open", "taken"], listed=False)
-        page.click("#created a.button")
-        wait_viewer(page, 1)
+        wait_viewer(page, 1)  # straight into the game as its seat
         # a game this browser remembers that the server no longer has: dropped from the list
         page.evaluate(f"""() => {{
             const all = JSON.parse(localStorage.getItem('{SEATS_KEY}'));
@@ -322,18 +320,16 @@ def test_the_pages_run_under_the_csp_and_seats_come_and_go(browser, tmp_path):
         me, other = Watcher(browser), Watcher(browser)
         page = me.page()
         game_id = create_in_lobby(page, base, "grand_bazaar", ["taken", "taken"])
-        links = page.locator("#created a.button")
-        assert links.count() == 2
-        assert [links.nth(i).get_attribute("href") for i in range(2)] == \
-            [f"/games/{game_id}", f"/games/{game_id}#seat=1"]
+        wait_viewer(page, 0)  # straight into the game as its first seat; both are kept
         held = stored(page)[game_id]
         assert held["seat"] == 0 and sorted(held["seats"]) == ["0", "1"]
-        links.nth(1).click()
+        page.goto(game_path(base, game_id) + "#seat=1")
         wait_viewer(page, 1)  # #seat= picks the seat; it leaves the address too
         assert page.url == game_path(base, game_id)
-        page.click("#players .seat-0 button:has-text('Play as seat 0')")
+        # the buttons count seats from 1, as people do
+        page.click("#players .seat-0 button:has-text('Play as seat 1')")
         wait_viewer(page, 0)
-        page.click("#players .seat-1 button:has-text('Play as seat 1')")
+        page.click("#players .seat-1 button:has-text('Play as seat 2')")
         wait_viewer(page, 1)
         # some moves by clicking, as the seats to move
         for _ in range(4):
@@ -344,8 +340,8 @@ def test_the_pages_run_under_the_csp_and_seats_come_and_go(browser, tmp_path):
                 page.click(f"#players .seat-{view['to_move']} button:has-text('Play as')")
                 wait_viewer(page, view["to_move"])
                 continue
-            page.click("#picker details.all-moves summary")
-            page.locator("#picker details.all-moves .moves button").first.click()
+            page.click("#all-moves details.all-moves summary")  # below the dock since 06580dc
+            page.locator("#all-moves details.all-moves .moves button").first.click()
             page.wait_for_function(f"() => TlatelolcoPage.view.version > {view['version']}")
 
         # a listed game with open seats, joined from the lobby by another browser

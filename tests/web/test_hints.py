@@ -50,7 +50,7 @@ def test_hints_are_refused_with_a_reason(client):
     refused = hint(client, game_id, first)
     assert refused.status_code == 409 and refused.json()["error"] == "no_hints"
     assert "against bots only" in refused.json()["message"]
-    assert "seat(s) 1" in refused.json()["message"]
+    assert "seat(s) 2" in refused.json()["message"]  # seat 1 of the API: people count from 1
     not_mine = hint(client, game_id, second)
     assert not_mine.status_code == 409 and not_mine.json()["error"] == "not_your_turn"
     assert hint(client, game_id, None).status_code == 401

@@ -111,7 +111,7 @@ def test_a_seat_holder_cannot_claim_a_second_axio_seat_by_its_invite(http):
     gid, mine, invite = created["id"], created["seats"][0]["token"], created["seats"][1]["invite"]
     body = refused(http.post(f"/api/games/{gid}/claim", json={"token": mine},
                              headers={"Authorization": f"Bearer {invite}"}),
-                   409, "you hold seat 0", "one seat")
+                   409, "you hold seat 1", "one seat")
     assert body["error"] == "one_seat"
     friend = http.post(f"/api/games/{gid}/claim", json={"name": "Bo"},
                        headers={"Authorization": f"Bearer {invite}"})  # still good for a friend
@@ -200,7 +200,7 @@ def test_the_game_page_sends_the_seat_it_holds_when_claiming(browser, server, ht
     page.fill("#claim-name", "Again")
     page.click("#claim-button")
     page.wait_for_selector("#claim .claim-refused", timeout=20_000)
-    assert "you hold seat 0" in page.locator("#claim .claim-refused").text_content()
+    assert "you hold seat 1" in page.locator("#claim .claim-refused").text_content()
     assert http.get(f"/api/games/{gid}").json()["seats"][1]["kind"] == "open"
     assert problems == []
     context.close()

@@ -21,7 +21,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from tlatelolco.i18n import pick_language
 from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.http.limits import client_address
-from tlatelolco.web.play.views import players, replay_view, seat_view
+from tlatelolco.web.play.views import players, replay_view, seat_names, seat_view
 from tlatelolco.web.realtime import chat
 from tlatelolco.web.realtime.hub import Hub
 from tlatelolco.web.storage.store import GameRow
@@ -226,7 +226,8 @@ def winners(row: GameRow) -> list[str]:
     if not returns:
         return []
     best = max(returns)
-    return [seat.name for seat in row.seats
+    names = seat_names(row.seats)
+    return [names[seat.seat] for seat in row.seats
             if seat.seat < len(returns) and returns[seat.seat] >= best - 1e-9]
 
 
@@ -328,7 +329,8 @@ async def act(game_id: GameId, body: Act, request: Request, lang: Lang = None,
     move; then it is applied and stored, and every seat is sent its own view."""
     h = hub(request)
     live, seat, change = await h.write(
-        h.service.act, game_id, bearer(authorization), body.action, body.text, body.version)
+        h.service.act, game_id, bearer(authorization), body.action, body.text, body.version,
+        language(request, lang))
     await h.announce(change)
     return await h.call(seat_view, live, seat, change.previous,
                         h.views_connected(game_id), language(request, lang))

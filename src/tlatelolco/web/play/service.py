@@ -15,6 +15,7 @@ import secrets
 import threading
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,7 @@ from tlatelolco.web.play.live import (
     undoable_steps,
 )
 from tlatelolco.web.play.quota import Quota, check_quota
+from tlatelolco.web.play.views import seat_names
 from tlatelolco.web.storage.store import GameRow, SeatRow, Store
 from tlatelolco.web.workers.bots import (
     IDLE_BOT_TIME,
@@ -44,8 +46,15 @@ from tlatelolco.web.workers.bots import (
 from tlatelolco.web.workers.fairness import IDLE, PERSON, Ticket
 
 OPEN, HUMAN, BOT = "open", "human", "bot"
-# Seats are numbered from 0 everywhere (engine, terminal, board pieces), so default names are too.
+# The API's `seat` fields count from 0, as the engine does; words for people count from 1
+# ("seat 1" is the first seat), and so do default names.
 NAME_MAX = 40
+NOT_A_MOVE = N_("that is not a move of this game")
+
+
+def numbers(seats: Iterable[int]) -> str:
+    """Seats as people count them: "1, 3" for seats 0 and 2."""
+    return ", ".join(str(seat + 1) for seat in seats)
 
 
 @dataclass(slots=True)
@@ -204,11 +213,15 @@ class Service:
                            f"seats but {len(specs)} seat choices were given")
         owner = clean_name(name, "Player")
         rows = [self._seat_from_spec(loaded, seat, spec, owner) for seat, spec in enumerate(specs)]
+        for row, shown in zip(rows, seat_names(rows), strict=True):
+            if row.kind == BOT:
+                row.name = shown  # by level in English: records and lists name it so too
         mine = [r.seat for r in rows if r.kind == HUMAN]
         if len(mine) > 1 and hides_between_seats(loaded):
             raise ApiError(422, "one_seat", f"in {loaded.info.title} the seats hide things from "
                            "each other, so each person holds one seat: take one and make the "
-                           f"others open (invite links) or bots; you asked for seats {mine}")
+                           f"others open (invite links) or bots; you asked for seats "
+                           f"{numbers(mine)}")
         tokens, invites = {}, {}
         for row in rows:
             if row.kind == HUMAN:
@@ -233,23 +246,23 @@ class Service:
     @staticmethod
     def _seat_from_spec(game: Any, seat: int, spec: Any, owner: str) -> SeatRow:
         if not isinstance(spec, str) or len(spec) > 4 + MAX_SPEC_LENGTH:
-            raise ApiError(422, "bad_seats", f"seat {seat}: a seat is 'open', 'taken' or "
+            raise ApiError(422, "bad_seats", f"seat {seat + 1}: a seat is 'open', 'taken' or "
                            f"'bot:NAME' (at most {MAX_SPEC_LENGTH} characters after 'bot:')")
         if spec == "open":
-            return SeatRow(seat, OPEN, f"Open seat {seat}")
+            return SeatRow(seat, OPEN, f"Open seat {seat + 1}")
         if spec in ("taken", "me"):
             return SeatRow(seat, HUMAN, owner)
         kind, _, bot = spec.partition(":")
         if kind != "bot" or not bot:
-            raise ApiError(422, "bad_seats", f"seat {seat}: {spec[:40]!r} is not a seat choice; "
-                           f"allowed: open, taken, bot:NAME with NAME one of "
+            raise ApiError(422, "bad_seats", f"seat {seat + 1}: {spec[:40]!r} is not a seat "
+                           "choice; allowed: open, taken, bot:NAME with NAME one of "
                            f"{', '.join(bot_names(game))}")
         try:
             bot = clamp_spec(bot)
             make_bot(bot, game, seat)
         except ValueError as err:
-            raise ApiError(422, "bad_seats", f"seat {seat}: {err}") from None
-        return SeatRow(seat, BOT, f"{parse_spec(bot)[0].capitalize()} bot {seat}", bot=bot)
+            raise ApiError(422, "bad_seats", f"seat {seat + 1}: {err}") from None
+        return SeatRow(seat, BOT, f"{parse_spec(bot)[0].capitalize()} bot", bot=bot)
 
     def join(self, game_id: str, seat: int | None, name: str | None,
              held: str | None = None) -> tuple[Live, int, str, Change]:
@@ -265,22 +278,20 @@ class Service:
                 raise ApiError(409, "finished", "this game is over; nobody can join it")
             mine = live.seat_of(held) if held else None
             if mine is not None and hides_between_seats(live.game):
-                raise ApiError(409, "one_seat", f"you hold seat {mine} of this game already; in "
-                               f"{live.game.info.title} the seats hide things from each other, "
-                               "so each person holds one seat")
+                raise ApiError(409, "one_seat", f"you hold seat {mine + 1} of this game already; "
+                               f"in {live.game.info.title} the seats hide things from each "
+                               "other, so each person holds one seat")
             open_seats = [s.seat for s in live.row.seats if s.kind == OPEN]
             if seat is None:
                 if not open_seats:
                     raise ApiError(409, "no_open_seat", "every seat of this game is taken")
                 seat = open_seats[0]
-            if not 0 <= seat < len(live.row.seats):
-                raise ApiError(422, "bad_seat", f"seat {seat} does not exist; this game has "
-                               f"seats 0 to {len(live.row.seats) - 1}")
+            _check_seat_field(live, seat)
             if seat not in open_seats:
-                raise ApiError(409, "seat_taken", f"seat {seat} is not open; open seats: "
-                               f"{', '.join(map(str, open_seats)) or 'none'}")
+                raise ApiError(409, "seat_taken", f"seat {seat + 1} is not open; open seats: "
+                               f"{numbers(open_seats) or 'none'}")
             token = new_token()
-            taken = SeatRow(seat, HUMAN, clean_name(name, f"Player {seat}"),
+            taken = SeatRow(seat, HUMAN, clean_name(name, f"Player {seat + 1}"),
                             token_hash=token_hash(token))
             return live, seat, token, self._change_seat(live, taken, expect=OPEN)
 
@@ -300,24 +311,24 @@ class Service:
             seat = next((s for s in live.row.seats if s.invite_hash == digest), None)
             if seat is None:
                 mine = live.seat_of(invite)
-                raise ApiError(403, "bad_invite", f"seat {mine} is yours already; there is "
-                               "nothing to claim" if mine is not None else
+                raise ApiError(403, "bad_invite", f"seat {mine + 1} is yours already; there "
+                               "is nothing to claim" if mine is not None else
                                f"that is not an invite to game {game_id!r} (perhaps a newer "
                                "link replaced it); ask a player of the game for a new link")
             if seat.kind != OPEN:
                 raise ApiError(409, "invite_used", f"this invite link was used already: seat "
-                               f"{seat.seat} is taken by {seat.name}. Ask a player of the game "
+                               f"{seat.seat + 1} is taken by {seat.name}. Ask a player of the game "
                                "for a new link, or watch the game")
             mine = live.seat_of(held) if held else None
             if mine is not None and hides_between_seats(live.game):
-                raise ApiError(409, "one_seat", f"you hold seat {mine} of this game already; in "
-                               f"{live.game.info.title} the seats hide things from each other, "
-                               "so each person holds one seat: pass this invite on to "
+                raise ApiError(409, "one_seat", f"you hold seat {mine + 1} of this game already; "
+                               f"in {live.game.info.title} the seats hide things from each "
+                               "other, so each person holds one seat: pass this invite on to "
                                "somebody else")
             if live.row.status == "finished":
                 raise ApiError(409, "finished", "this game is over; nobody can join it")
             token = new_token()
-            taken = SeatRow(seat.seat, HUMAN, clean_name(name, f"Player {seat.seat}"),
+            taken = SeatRow(seat.seat, HUMAN, clean_name(name, f"Player {seat.seat + 1}"),
                             token_hash=token_hash(token), invite_hash=digest)
             change = self._change_seat(live, taken, expect=OPEN, invite=digest)
             return live, seat.seat, token, change
@@ -329,13 +340,11 @@ class Service:
         with live.lock:
             if live.row.status == "finished":
                 raise ApiError(409, "finished", "this game is over; nobody can join it")
-            if not 0 <= seat < len(live.row.seats):
-                raise ApiError(422, "bad_seat", f"seat {seat} does not exist; this game has "
-                               f"seats 0 to {len(live.row.seats) - 1}")
+            _check_seat_field(live, seat)
             current = live.row.seats[seat]
             if current.kind != OPEN:
-                raise ApiError(409, "seat_taken", f"seat {seat} is not open; only open seats "
-                               "get invites")
+                raise ApiError(409, "seat_taken", f"seat {seat + 1} is not open; only open "
+                               "seats get invites")
             invite = new_token()
             fresh = SeatRow(seat, OPEN, current.name, invite_hash=token_hash(invite))
             return live, invite, self._change_seat(live, fresh, expect=OPEN)
@@ -345,7 +354,7 @@ class Service:
         with live.lock:
             if live.row.status == "finished":
                 raise ApiError(409, "finished", "this game is over; there is nothing to leave")
-            return live, self._change_seat(live, SeatRow(seat, OPEN, f"Open seat {seat}"))
+            return live, self._change_seat(live, SeatRow(seat, OPEN, f"Open seat {seat + 1}"))
 
     def _change_seat(self, live: Live, seat: SeatRow, expect: str | None = None,
                      invite: str | None = None) -> Change:
@@ -353,9 +362,9 @@ class Service:
         stored = self.store.update_seat(live.row.id, seat, expect, invite)
         self._catch_up(live, seats=True)
         if stored is None:
-            raise ApiError(409, "seat_taken", f"seat {seat.seat} was taken a moment ago; open "
-                           "seats: " + (", ".join(str(s.seat) for s in live.row.seats
-                                                  if s.kind == OPEN) or "none"))
+            raise ApiError(409, "seat_taken", f"seat {seat.seat + 1} was taken a moment ago; "
+                           "open seats: " + (numbers(s.seat for s in live.row.seats
+                                                     if s.kind == OPEN) or "none"))
         return Change(live.row.id, live.version, live.version, seats_changed=True)
 
     def rematch(self, game_id: str, token: str | None, client: str | None = None
@@ -430,11 +439,14 @@ class Service:
         return live, seat
 
     def act(self, game_id: str, token: str | None, action: Any, text: Any,
-            version: Any) -> tuple[Live, int, Change]:
+            version: Any, lang: str = DEFAULT_LANGUAGE) -> tuple[Live, int, Change]:
+        """Play `action` (a number) or `text` (notation) for the credential's seat; a refusal
+        says why in `lang`, in the rules' words."""
         live, seat = self.authenticate(game_id, token)
-        return live, seat, self.act_as(live, seat, action, text, version)
+        return live, seat, self.act_as(live, seat, action, text, version, lang)
 
-    def act_as(self, live: Live, seat: int, action: Any, text: Any, version: Any) -> Change:
+    def act_as(self, live: Live, seat: int, action: Any, text: Any, version: Any,
+               lang: str = DEFAULT_LANGUAGE) -> Change:
         _check_version_type(version)
         if (action is None) == (text is None):
             raise ApiError(422, "bad_action", "send exactly one of 'action' (an action number) "
@@ -449,21 +461,30 @@ class Service:
         with live.lock:
             self._catch_up(live, seats=False)  # another process may have stored steps
             state = live.state
-            self._check_turn(live, seat)
+            self._check_turn(live, seat, lang)
             _check_current(live, version)
             if text is not None:
                 try:
                     action = state.string_to_action(text)
                 except ValueError as err:
-                    raise ApiError(409, "illegal_action", str(err)) from None
-            reason = None if 0 <= action < live.game.num_distinct_actions() else "out of range"
-            reason = reason or state.illegal_reason(action)
-            if reason is not None:
+                    raise self._refusal(live, err, lang) from None
+            known = 0 <= action < live.game.num_distinct_actions()
+            if not known or state.illegal_reason(action) is not None:
                 try:
                     state.apply_action(action)  # raises with the engine's full message
                 except IllegalActionError as err:
-                    raise ApiError(409, "illegal_action", str(err)) from None
+                    raise self._refusal(live, err, lang, known) from None
             return self._commit(live, [(action, seat)])
+
+    @staticmethod
+    def _refusal(live: Live, err: ValueError, lang: str, known: bool = True) -> ApiError:
+        """The 409 of an illegal move: the rules' reason in words in `lang` (never the
+        engine's notation) as its message; the engine's own text, with the moves legal now,
+        as its `detail` for programs. An action the game does not have is not a move."""
+        why = getattr(err, "reason", None) if known else None
+        words = (in_words(why, lang, seat_names(live.row.seats, lang)) if why
+                 else gettext(NOT_A_MOVE, lang))
+        return ApiError(409, "illegal_action", words, detail=str(err))
 
     def undo(self, game_id: str, token: str | None, version: Any) -> tuple[Live, int, Change]:
         """Take back the credential's last action of its current turn (see `undoable_steps`).
@@ -497,32 +518,35 @@ class Service:
         if not isinstance(text, str) or not 0 < len(text) <= MAX_ACTION_TEXT:
             raise ApiError(422, "bad_action", f"'text' is a move in the game's notation, at "
                            f"most {MAX_ACTION_TEXT} characters")
-        state, names = live.state, [s.name for s in live.row.seats]
+        state, names = live.state, seat_names(live.row.seats, lang)
         if live.row.status != "running" or state.is_terminal():
             return gettext(N_("the game is not being played now"), lang)
         if state.current_player() != seat:
             return render((N_("it is not your turn: {player} is to move"),
                            {"player": Seat(state.current_player())}), lang, names)
         action = state.parse_action(text)
-        if action is None:
-            return render((N_("'{move}' is not a move of this game"),
-                           {"move": text[:40]}), lang, names)
+        if action is None:  # the page's own guess at a move: not the player's words
+            return gettext(NOT_A_MOVE, lang)
         why = state.illegal_reason(action)
         return None if why is None else in_words(why, lang, names)
 
     @staticmethod
-    def _check_turn(live: Live, seat: int) -> None:
-        """That the game runs and `seat` is to move; else the 409 that says why not."""
+    def _check_turn(live: Live, seat: int, lang: str = DEFAULT_LANGUAGE) -> None:
+        """That the game runs and `seat` is to move; else the 409 that says why not, in
+        `lang`, seats counted from 1 (the `to_move` field stays the API's seat)."""
         if live.row.status == "finished" or live.state.is_terminal():
-            raise ApiError(409, "finished", "the game is over")
+            raise ApiError(409, "finished", gettext(N_("the game is over"), lang))
         if live.row.status != "running":
             open_seats = [s.seat for s in live.row.seats if s.kind == OPEN]
-            raise ApiError(409, "waiting", "the game waits for players in seat(s) "
-                           f"{', '.join(map(str, open_seats))}")
+            raise ApiError(409, "waiting", render((N_("the game waits for players in seat(s) "
+                                                      "{seats}"), {"seats": numbers(open_seats)}),
+                                                  lang))
         to_move = live.state.current_player()
         if to_move != seat:
-            raise ApiError(409, "not_your_turn", f"it is seat {to_move}'s turn, not "
-                           f"yours (seat {seat})", to_move=to_move)
+            raise ApiError(409, "not_your_turn", render(
+                (N_("it is seat {n}'s turn ({player}), not yours (seat {mine})"),
+                 {"n": to_move + 1, "player": Seat(to_move), "mine": seat + 1}),
+                lang, seat_names(live.row.seats, lang)), to_move=to_move)
 
     def _commit(self, live: Live, steps: list[tuple[int, int]]) -> Change:
         """Apply `steps` and the chance that follows on a copy and store them (lock held)."""
@@ -582,7 +606,7 @@ class Service:
             people = [s.seat for s in live.row.seats if s.seat != seat and s.kind != BOT]
             if people:
                 raise ApiError(409, "no_hints", "hints are for games against bots only; "
-                               f"seat(s) {', '.join(map(str, people))} are for people")
+                               f"seat(s) {numbers(people)} are for people")
             return _job(live, seat, f"{search_spec(live.game)}:time={hint_time(live.row.game)}",
                         "hint")
 
@@ -592,7 +616,7 @@ class Service:
         state, log = live.current()
         if len(log) != hint.get("version"):
             return hint
-        names = [s.name for s in live.row.seats]
+        names = seat_names(live.row.seats, lang)
         moves = []
         for move in hint["moves"]:
             try:
@@ -679,6 +703,14 @@ def check_option_types(cls: Any, options: dict[str, Any]) -> None:
                                             str: "text"}.get(type(value), "a value")
         raise ValueError(f"{cls.info.name}: option {name} is {kind}, not {got}; allowed: "
                          f"{option.allowed()}")
+
+
+def _check_seat_field(live: Live, seat: int) -> None:
+    """That the API's `seat` field (counted from 0) names a seat of the game, else the 422."""
+    if not 0 <= seat < len(live.row.seats):
+        raise ApiError(422, "bad_seat", f"'seat' {seat} names no seat: this game's seats are "
+                       f"0 to {len(live.row.seats) - 1} in the API (seats 1 to "
+                       f"{len(live.row.seats)} for people)")
 
 
 def _check_current(live: Live, version: int) -> None:

@@ -8,21 +8,55 @@ hidden from the viewer are replaced by a neutral line.
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from tlatelolco.contract import State
 from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, gettext, render
 from tlatelolco.records import result_of
 from tlatelolco.web.play.live import Live, Step, undoable_steps
-from tlatelolco.web.storage.store import GameRow
+from tlatelolco.web.storage.store import GameRow, SeatRow
 
 HIDDEN_TEXT = N_("a hidden draw")
+# The titles a view carries: the page shows them translated (t(view.title) in game.js).
+TITLES = (N_("Aztec Market"), N_("Axio"), N_("Grand Bazaar"), N_("Mexica"))
+# A bot is named by the level the lobby offers it at (lobby.js botLevels), not by its search.
+BOT_LEVELS = {"random": N_("Easy bot"), "greedy": N_("Medium bot"), "mcts": N_("Hard bot"),
+              "ismcts": N_("Hard bot")}
+OPEN_SEAT = N_("Open seat {n}")
 
 
-def players(row: GameRow, connected: dict[int, int] | None = None) -> list[dict[str, Any]]:
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
+def bot_level(spec: str | None) -> str | None:
+    """The level name (English, the message id) of a bot's spec; None for an unknown bot."""
+    return BOT_LEVELS.get((spec or "random").split(":")[0].strip())
+
+
+def seat_names(seats: Sequence[SeatRow], lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    """Each seat's name as `lang`'s readers see it: a person's own name, a bot's level
+    ("Medium bot"; "Medium bot 1", "Medium bot 2" when two share it), an open seat's number
+    counted from 1. Computed from the seats, so games stored with older names show these."""
+    levels = [bot_level(s.bot) if s.kind == "bot" else None for s in seats]
+    shared = Counter(levels)
+    seen: Counter[str] = Counter()
+    names = []
+    for seat, level in zip(seats, levels, strict=True):
+        if level is not None:
+            seen[level] += 1
+            name = gettext(level, lang)
+            names.append(f"{name} {seen[level]}" if shared[level] > 1 else name)
+        elif seat.kind == "open":
+            names.append(gettext(OPEN_SEAT, lang).format(n=seat.seat + 1))
+        else:
+            names.append(seat.name)
+    return names
+
+
+def players(row: GameRow, connected: dict[int, int] | None = None,
+            lang: str = DEFAULT_LANGUAGE) -> list[dict[str, Any]]:
+    return [{"seat": s.seat, "name": name, "kind": s.kind, "bot": s.bot,
              "connected": s.kind == "bot" or bool(connected and connected.get(s.seat))}
-            for s in row.seats]
+            for s, name in zip(row.seats, seat_names(row.seats, lang), strict=True)]
 
 
 def log_entries(state: State, log: list[Step], viewer: int | None, start: int,
@@ -88,11 +122,11 @@ def versioned_view(live: Live, viewer: int | None, log_from: int = 0,
         "to_move": to_move, "scores": state.scores(), "result": result_of(state)})[:-1])
     log_from = max(0, min(log_from, len(log)))
     rest = dumps({"viewer": viewer, "status": row.status,
-                  "players": players(row, connected), "rematch_id": row.rematch_id,
+                  "players": players(row, connected, lang), "rematch_id": row.rematch_id,
                   "undo": undoable_steps(log, viewer, to_move) if mine else 0,
                   "log_from": log_from,
                   "log": log_entries(state, log, viewer, log_from, None, lang,
-                                     [s.name for s in row.seats])})[1:]
+                                     seat_names(row.seats, lang))})[1:]
     return f'{common},"observation":{observed},"legal":{legal},{rest}', len(log)
 
 
@@ -119,17 +153,17 @@ def replay_view(live: Live, state: State, viewer: int | None, step: int,
         "viewer": viewer,
         "status": "finished" if state.is_terminal() else "running",
         "to_move": state.current_player(),
-        "players": players(row),
+        "players": players(row, None, lang),
         "observation": observation(state, viewer),
         "legal": [],
         "scores": state.scores(),
         "result": result_of(state),
         "log_from": 0,
-        "log": log_entries(state, live.log, viewer, 0, step, lang,
-                           [s.name for s in row.seats]),
+        "log": log_entries(state, live.log, viewer, 0, step, lang, seat_names(row.seats, lang)),
         "rematch_id": None,
         "undo": 0,
     }
 
 
-__all__ = ["HIDDEN_TEXT", "replay_view", "seat_view", "seat_view_text", "versioned_view"]
+__all__ = ["HIDDEN_TEXT", "bot_level", "players", "replay_view", "seat_names", "seat_view",
+           "seat_view_text", "versioned_view"]

@@ -299,7 +299,7 @@ class Session:
         try:
             _, _, change = await self.hub.write(  # the credential is checked every time
                 service.act, self.game_id, self.token, message.get("action"),
-                message.get("text"), message.get("version"))
+                message.get("text"), message.get("version"), self.lang)
         except ApiError as err:
             await self.error(err)
             return

@@ -319,10 +319,10 @@
       spec.dataset.seatSpec = s;
       spec.setAttribute("list", "bot-specs");
       spec.setAttribute("aria-label", t("Bot for seat {n}, e.g. {example}",
-                                        {n: s, example: "ismcts:iterations=2000"}));
+                                        {n: s + 1, example: "ismcts:iterations=2000"}));
       select.addEventListener("change", () => { spec.hidden = select.value !== "advanced"; });
       box.append(el("div", {className: "seat"},
-                    el("label", {htmlFor: select.id, textContent: t("Seat {n}", {n: s})}),
+                    el("label", {htmlFor: select.id, textContent: t("Seat {n}", {n: s + 1})}),
                     select, spec));
     }
     box.querySelector("datalist")?.remove();
@@ -337,13 +337,15 @@
       if (!text) {
         spec.focus();
         throw new Error(t("Write a bot for seat {n}, e.g. {example}.",
-                          {n: select.dataset.seat, example: "greedy"}));
+                          {n: Number(select.dataset.seat) + 1, example: "greedy"}));
       }
       return "bot:" + text;
     });
   }
 
   // --- creating a game ---------------------------------------------------------------------------
+  // A game with a seat of the creator's opens at once, as that seat (the game page offers
+  // invites for its open seats); one without shows its invite and spectator links here.
   async function create(event) {
     event.preventDefault();
     const options = {num_players: Number($("players").value)};
@@ -357,32 +359,38 @@
       const game = await api("POST", "/api/games", {
         game: $("game").value, options, seats: seatChoices(), name: name || null,
         listed: $("listed").checked, spectator_chat: $("spectator-chat").checked});
+      if (keepSeats(game).length) { location.assign(gamePath(game.id)); return; }
       showCreated(game);
       refresh();
       refreshMine().catch(() => {});
     } catch (err) { showError(err.message); }
   }
 
-  function showCreated(game) {
-    // the seats taken here: their credentials stay in this browser, the links carry none
+  // the seats taken here: their credentials stay in this browser, the links carry none
+  function keepSeats(game) {
     const mine = game.seats.filter((seat) => seat.kind === "human" && seat.token);
     const tokens = {};
     for (const seat of mine) tokens[seat.seat] = seat.token;
     if (mine.length) S.putMany(game.id, tokens, game.game);
+    return mine;
+  }
+
+  function showCreated(game) {
+    const mine = keepSeats(game);
     const box = $("created");
     box.replaceChildren(el("h3", {textContent: t("Game {id} created", {id: game.id})}));
     mine.forEach((seat, i) => {
       // the first seat is the default one; another seat held here is picked with #seat=
       const a = el("a", {className: "button",
                          href: gamePath(game.id) + (i === 0 ? "" : "#seat=" + seat.seat),
-                         textContent: mine.length > 1 ? t("Play seat {n}", {n: seat.seat})
+                         textContent: mine.length > 1 ? t("Play seat {n}", {n: seat.seat + 1})
                            : t("Play")});
-      box.append(el("p", {textContent: t("Seat {n} (you):", {n: seat.seat}) + " "}, a));
+      box.append(el("p", {textContent: t("Seat {n} (you):", {n: seat.seat + 1}) + " "}, a));
     });
     for (const seat of game.seats) {
       if (seat.invite_url) {
         box.append(copyBox(seat.invite_url, t("Invite link for seat {n} (send it to a friend; " +
-                                              "it works once)", {n: seat.seat})));
+                                              "it works once)", {n: seat.seat + 1})));
       }
     }
     box.append(copyBox(game.spectator_url, t("Spectator link")));
@@ -408,12 +416,38 @@
   }
 
   // --- the lists ---------------------------------------------------------------------------------
+  // a bot's name by the level it is offered at (the game page names it so: views.seat_names)
+  function botName(spec) {
+    const name = String(spec || "random").split(":")[0];
+    if (name === "random") return t("Easy bot");
+    if (name === "greedy") return t("Medium bot");
+    if (name === "mcts" || name === "ismcts") return t("Hard bot");
+    return null;
+  }
+
+  // each seat's name in this page's language: a bot by level ("Medium bot 1", "Medium bot 2"
+  // when two share one), an open seat by its number from 1, a person by their own name
+  function seatNames(seats) {
+    const levels = seats.map((s) => (s.kind === "bot" ? botName(s.bot) : null));
+    const shared = {}, seen = {};
+    for (const level of levels) if (level) shared[level] = (shared[level] || 0) + 1;
+    return seats.map((s, i) => {
+      const level = levels[i];
+      if (level) {
+        seen[level] = (seen[level] || 0) + 1;
+        return shared[level] > 1 ? `${level} ${seen[level]}` : level;
+      }
+      return s.kind === "open" ? t("Open seat {n}", {n: s.seat + 1}) : s.name;
+    });
+  }
+
   // the players, open seats in italics, the ones `held` here ({seat: token}) in bold
   function seatsCell(g, held) {
     const cell = el("td", {className: "seats"});
+    const names = seatNames(g.seats);
     g.seats.forEach((s, i) => {
       if (i) cell.append(", ");
-      const name = s.kind === "open" ? t("open") : s.name;
+      const name = s.kind === "open" ? t("open") : names[i];
       if (held && held[String(s.seat)]) {
         cell.append(el("strong", {textContent: t("{name} (you)", {name})}));
       } else {
@@ -423,13 +457,14 @@
     return cell;
   }
 
-  // the winners of a finished game: the listing's names, else the seats with the best result
+  // the winners of a finished game: the seats with the best result, named as in the list
+  // (the listing's `winners` are the stored names, in no reader's language)
   function winnersOf(g) {
-    if (Array.isArray(g.winners)) return g.winners;
     const returns = (g.result && g.result.returns) || [];
-    if (!returns.length) return [];
+    if (!returns.length) return Array.isArray(g.winners) ? g.winners : [];
     const best = Math.max(...returns);
-    return g.seats.filter((s) => returns[s.seat] >= best - 1e-9).map((s) => s.name);
+    const names = seatNames(g.seats);
+    return g.seats.filter((s) => returns[s.seat] >= best - 1e-9).map((s) => names[s.seat]);
   }
 
   // `text` with its {when} filled by a <time> element

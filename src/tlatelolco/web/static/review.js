@@ -41,7 +41,7 @@
 
   const percent = (share) => `${Math.round(100 * share)}%`;
   const signed = (share) => `${share > 0 ? "+" : share < 0 ? "−" : ""}${Math.abs(Math.round(100 * share))}%`;
-  const name = (seat) => (view ? T.seatName(view, seat) : t("Seat {n}", {n: seat}));
+  const name = (seat) => (view ? T.seatName(view, seat) : t("Seat {n}", {n: seat + 1}));
   const colour = (seat) => T.SEAT_COLOURS[seat % T.SEAT_COLOURS.length];
   const labelText = (label) => (label === "blunder" ? t("blunder") : t("mistake"));
 
@@ -157,8 +157,11 @@
     if (drawnReview !== review) {
       drawnReview = review;
       byStep = new Map(review.decisions.map((d) => [d.step, d]));
+      // the table scrolls in its own box on a narrow screen: the page never gets wider
+      const table = element("div", "review-table");
+      table.append(summary(review));
       box.replaceChildren(heading(), legend(review), chart(review), element("div", "review-detail"),
-                          summary(review), flagged(review));
+                          table, flagged(review));
       box.querySelector(".review-detail").id = "review-detail";
     }
     moveCursor();
@@ -310,7 +313,10 @@
     const shares = element("p", "note", t("{name}'s share of victory: {before} with the best move found, {after} after the move played", {
       name: name(d.seat), before: percent(d.before[d.seat]), after: percent(d.after[d.seat])}));
     detail.append(head, played, shares);
-    if (d.best !== null && d.best !== undefined && d.best !== d.played) {
+    const other = d.best !== null && d.best !== undefined && d.best !== d.played;
+    if (other && !clearlyBetter(d)) {
+      detail.append(element("p", "note review-no-better", t("No move was clearly better: the search cannot tell the best move it found from the move played.")));
+    } else if (other) {
       const better = element("p", "review-better");
       better.id = "review-better";
       better.append(element("span", "", t("Better: {move}", {move: d.best_words || d.best_text})), " ");
@@ -327,6 +333,16 @@
     } else if (d.best === null && d.seat !== view.viewer) {
       detail.append(element("p", "note", t("The moves this seat could have made stay hidden: they would tell what it kept secret.")));
     }
+  }
+
+  // The search's numbers differ from one run to the next, so a move is told as better only
+  // when it is ahead of the move played by more than that noise. The review carries no noise
+  // figure; its mistake threshold is set above the noise measured for each game
+  // (review/thresholds.py), so a better move is shown exactly where a move is flagged.
+  function clearlyBetter(d) {
+    const review = answer && answer.review;
+    const noise = review && review.labels ? review.labels.mistake : 0;
+    return d.before[d.seat] - d.after[d.seat] > noise;
   }
 
   function summary(review) {
@@ -427,12 +443,17 @@
     note.append(back);
     const r = T.renderers[view.game];
     const entry = view.log[view.log.length - 1];
-    if (!r || !entry || !entry.move || !board) return;
+    if (!r || !entry || !entry.move) return;
     let keys = [];
     try { keys = (r.lastMoveKeys || r.keys)(entry.move, view) || []; } catch (err) { keys = []; }
+    // the board, the dock and the extras below: the page moves a renderer's parts there
+    const areas = ["board-content", "dock-game", "extras"].map((id) => document.getElementById(id))
+      .filter(Boolean);
     for (const key of keys) {
-      for (const el of board.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) {
-        el.classList.add("alternative-move");
+      for (const area of areas) {
+        for (const el of area.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) {
+          el.classList.add("alternative-move");
+        }
       }
     }
   }

@@ -53,7 +53,7 @@ from tlatelolco.review.analysis import (
 )
 from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.play.live import Live, token_hash
-from tlatelolco.web.play.views import HIDDEN_TEXT, replay_view
+from tlatelolco.web.play.views import HIDDEN_TEXT, replay_view, seat_names
 from tlatelolco.web.realtime.hub import Hub
 from tlatelolco.web.storage.db import metadata
 from tlatelolco.web.workers.bots import BotPool, WorkerPool
@@ -327,7 +327,7 @@ def for_viewer(review: dict[str, Any], live: Live, viewer: int | None,
     end = live.state
     hidden = end.public_hidden_steps() if viewer is None else end.hidden_steps(viewer)
     secret = gettext(HIDDEN_TEXT, lang)
-    names = [s.name for s in live.row.seats]
+    names = seat_names(live.row.seats, lang)
     wanted: dict[int, int] = {}  # step -> the better move to tell in words
     decisions = []
     for d in review["decisions"]:
@@ -401,8 +401,8 @@ def alternative_view(live: Live, viewer: int | None, step: int, action: int,
                        "decision: there is no other move to try there")
     if not moves_visible(live, viewer, mover):
         raise ApiError(403, "hidden", f"in {live.game.info.title} the seats hide things from "
-                       f"each other: only seat {mover}, who moved at step {step}, may try other "
-                       "moves there")
+                       f"each other: only seat {mover + 1}, who moved at step {step}, may try "
+                       "other moves there")
     legal = state.legal_actions()
     if action not in legal:
         why = (state.illegal_reason(action)
@@ -411,7 +411,7 @@ def alternative_view(live: Live, viewer: int | None, step: int, action: int,
         raise ApiError(400, "illegal_alternative", f"action {action} is not a legal move at "
                        f"step {step}{f' ({why})' if why else ''}; the legal moves there are "
                        f"{shown}{', …' if len(legal) > 12 else ''}")
-    names = [s.name for s in live.row.seats]
+    names = seat_names(live.row.seats, lang)
     end = live.state
     hidden = end.public_hidden_steps() if viewer is None else end.hidden_steps(viewer)
     text = state.action_to_string(action)
