@@ -54,11 +54,14 @@ def wait_turn(page: Any, timeout: int = 60_000) -> dict[str, Any]:
 
 
 def overflow(page: Any) -> dict[str, int] | None:
-    """The page's width beyond the screen, None when it fits."""
+    """The page's width beyond the screen, None when it fits. Measured against the screen
+    the context was made with: on a mobile context a too-wide page widens `innerWidth` too."""
     sizes = page.evaluate("() => ({scroll: document.documentElement.scrollWidth,"
-                          " body: document.body.scrollWidth, screen: window.innerWidth})")
-    if max(sizes["scroll"], sizes["body"]) > sizes["screen"]:
-        return sizes  # type: ignore[no-any-return]
+                          " body: document.body.scrollWidth, inner: window.innerWidth,"
+                          " client: document.documentElement.clientWidth})")
+    screen = page.viewport_size["width"]
+    if max(sizes.values()) > screen:
+        return {**sizes, "screen": screen}  # type: ignore[no-any-return]
     return None
 
 
@@ -110,7 +113,7 @@ def check_fit(page: Any) -> None:
         cb <= bottom + SLACK, f"the board is bigger than its frame: {m}"
 
 
-TURN_CONTROLS = ("#dock-game .pick, #dock-game button, #picker button, #hint-button,"
+TURN_CONTROLS = ("#dock-game [data-key], #dock-game button, #picker button, #hint-button,"
                  " #zoom-fit")
 
 

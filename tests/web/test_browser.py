@@ -121,8 +121,7 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
         page.select_option("#game", game)
         page.select_option("#players", str(players))
         page.fill("#name", "Ana")
-        page.click("#create-button")
-        page.click("#created a.button")
+        page.click("#create-button")  # the creator's seat is taken: straight to the game
         wait_turn(page)
         assert "#" not in page.url and "token" not in page.url  # the credential stays stored
         moves = 0
@@ -133,11 +132,12 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
                 break
             assert page.locator("#turn").text_content() == "Your turn"
             unlabelled = page.evaluate(
-                "document.querySelectorAll('#board .pick:not([aria-label])').length")
+                "document.querySelectorAll('#board .pick:not([aria-label]),"
+                " #dock-game .pick:not([aria-label])').length")
             assert unlabelled == 0
             move = choose(rng, current["legal"])
             before = current["version"]
-            board_targets = page.locator("#board .pick").count()
+            board_targets = page.locator("#board .pick, #dock-game .pick").count()
             click_move(page, game, move, before, keyboard=moves == 1)
             clicks_on_board += board_targets > 0
             wait_moved(page, before, move)
@@ -145,7 +145,7 @@ def test_play_a_game_against_a_bot_by_clicking(browser, tmp_path, game, players)
             assert moved["text"] == move["text"], "the click made a different move"
             if moves == 1:  # after a move made with the keyboard, the focus stays on the board
                 wait_turn(page)
-                assert page.evaluate("!!document.activeElement.closest('#board')"), \
+                assert page.evaluate("!!document.activeElement.closest('#board, #dock-game')"), \
                     page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
             moves += 1
             if moves == SHOT_AT[game] and os.environ.get("TLATELOLCO_SCREENSHOTS"):
@@ -194,8 +194,7 @@ def test_ask_for_a_hint_and_play_it(browser, tmp_path):
         page.goto(base + "/")
         page.select_option("#game", "grand_bazaar")
         page.select_option("#players", "2")
-        page.click("#create-button")
-        page.click("#created a.button")
+        page.click("#create-button")  # the creator's seat is taken: straight to the game
         current = wait_turn(page)
         page.click("#hint button:has-text('Hint')")
         page.wait_for_selector("#hint .hint-moves li", timeout=30_000)

@@ -26,13 +26,15 @@ GAME = "grand_bazaar"
 
 
 def frame_sees(page, selector: str) -> bool:
-    """Whether an element matching `selector` lies inside the board frame's visible part."""
+    """Whether the middle of an element matching `selector` on the board is inside the
+    frame's visible part (a zoomed piece may be larger than the frame)."""
     return page.evaluate("""(sel) => {
       const f = document.getElementById('board').getBoundingClientRect();
-      return [...document.querySelectorAll(sel)].some((el) => {
+      return [...document.querySelectorAll('#board-content ' + sel)].some((el) => {
         const r = el.getBoundingClientRect();
-        return r.width > 0 && r.left >= f.left - 1 && r.right <= f.right + 1 &&
-               r.top >= f.top - 1 && r.bottom <= f.bottom + 1; }); }""", selector)
+        const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+        return r.width > 0 && x >= f.left && x <= f.right && y >= f.top && y <= f.bottom; });
+    }""", selector)
 
 
 def test_two_fingers_zoom_the_board_not_the_page(browser, tmp_path):
@@ -187,8 +189,8 @@ def test_keyboard_focus_is_a_ring_no_other_mark_uses(browser, tmp_path):
         target = page.locator("#board-content .pick").first
         page.keyboard.press("Tab")  # the keyboard in use: focus-visible applies
         target.focus()
-        style = target.evaluate("(el) => { const s = getComputedStyle(el);"
-                                " return [s.outlineStyle, s.outlineColor, s.outlineWidth, s.filter]; }")
+        style = target.evaluate("(el) => { const s = getComputedStyle(el); return"
+                                " [s.outlineStyle, s.outlineColor, s.outlineWidth, s.filter]; }")
         # (its width is scaled with the board, so it is not compared)
         assert style[0] == "solid" and style[1] == "rgb(0, 0, 0)" and style[2] != "0px", style
         assert style[3] == "none", style  # not the pick's glow

@@ -1,10 +1,11 @@
 """Each game as a Spanish-speaking player on a phone would meet it (Chromium, 390×844).
 
-A full game against a bot by tapping the board, every board target at least 32 px wide and
-high, the page in Spanish (from the browser's language), the rules opened over the game and
-closed without leaving it, a move taken back where the game allows it, a wrong tap answered
-with the engine's reason, and the rematch landing in the new game. With
-TLATELOLCO_SCREENSHOTS=1 the phone screen is saved to docs/screenshots/ for the README.
+A full game against a bot by tapping the board, the board whole at first ("fit") and every
+board target at least 32 px wide and high at 100 %, the page in Spanish (from the browser's
+language), the rules opened over the game and closed without leaving it, a move taken back
+where the game allows it, a wrong tap answered with the engine's reason, and the rematch
+landing in the new game. With TLATELOLCO_SCREENSHOTS=1 the phone screen (at "fit") is saved
+to docs/screenshots/ for the README.
 """
 
 from __future__ import annotations
@@ -86,6 +87,10 @@ def test_a_whole_game_on_a_phone_in_spanish(browser, tmp_path, game):
             page.wait_for_selector("#reason:not([hidden])")
             assert page.locator("#reason").text_content().strip()
 
+        # the board opens whole ("fit"); at 100 % every piece is big enough for a thumb
+        assert page.evaluate("window.TlatelolcoPage.zoom") == "fit"
+        while page.evaluate("window.TlatelolcoPage.scale") < 1:
+            page.click("#zoom-in")
         undone = False
         moves = 0
         while True:
@@ -102,7 +107,11 @@ def test_a_whole_game_on_a_phone_in_spanish(browser, tmp_path, game):
             moves += 1
             if moves == SHOT_AT[game] and os.environ.get("TLATELOLCO_SCREENSHOTS"):
                 SHOTS.mkdir(parents=True, exist_ok=True)
+                page.click("#zoom-fit")
+                page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(SHOTS / f"{game}-phone-es.png"))
+                while page.evaluate("window.TlatelolcoPage.scale") < 1:
+                    page.click("#zoom-in")
             after = page_view(page)
             if not undone and after["undo"] > 0 and after["to_move"] == after["viewer"]:
                 page.click("#undo")

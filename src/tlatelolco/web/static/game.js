@@ -609,9 +609,9 @@
       (fresh && myTurn() && root.querySelector(".pick")) || null;
     if (!target) return;
     const f = frame.getBoundingClientRect(), r = target.getBoundingClientRect();
-    if (r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom) return;
-    frame.scrollBy({left: (r.left + r.right) / 2 - (f.left + f.right) / 2,
-                    top: (r.top + r.bottom) / 2 - (f.top + f.bottom) / 2});
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;  // its middle in sight: enough
+    if (x >= f.left && x <= f.right && y >= f.top && y <= f.bottom) return;
+    frame.scrollBy({left: x - (f.left + f.right) / 2, top: y - (f.top + f.bottom) / 2});
   }
 
   // two fingers on the board zoom it (the page itself keeps its size); Ctrl+wheel too
@@ -667,7 +667,7 @@
       if (prefs.get("sound", "off") === "on") beep();
       if (document.hidden && "Notification" in window && Notification.permission === "granted") {
         try {
-          const n = new Notification(t("Your turn in {title}", {title: view.title}),
+          const n = new Notification(t("Your turn in {title}", {title: t(view.title)}),
                                      {body: t("Tlatelolco: it is your move."), tag: `turn-${gameId}`});
           n.onclick = () => { window.focus(); n.close(); };
         } catch (err) { /* some browsers allow notifications only from a service worker */ }
@@ -817,7 +817,7 @@
     el.textContent = text;
     el.classList.toggle("mine", mine);
     $("watching").hidden = replayMode || view.viewer !== null;
-    document.title = `${mine ? "● " : ""}${view.title} — Tlatelolco`;
+    document.title = `${mine ? "● " : ""}${t(view.title)} — Tlatelolco`;
   }
 
   // a bot's spec as the lobby offers it: easy, medium or hard (else the spec itself)
