@@ -1,9 +1,12 @@
 /* Aztec Market: the browser renderer (drawn only from the view the shell passes).
  *
- * The board (an SVG): the 4x4 market (columns A-D West to East, rows 1-4 South to North) with
- * each seated side's four buyers just outside it (South below, West left, North above, East
- * right). Beside it (under it on a narrow screen) an HTML panel: the turn, the tiles still to
- * place, the king's goods, the goods and coins in play and the sides' scores.
+ * Three parts, placed by the shell (game.js): the board (an SVG at the width it is given, in the
+ * frame that fits and zooms it): the 4x4 market (columns A-D West to East, rows 1-4 South to
+ * North) with each seated side's four buyers just outside it (South below, West left, North
+ * above, East right; an empty side's margin is left out); the dock ([data-dock], kept in sight
+ * under the board): what the turn is and what to do, the tiles still to place during the set-up,
+ * and the turn's buttons (PASS, PLAY, the king skips, End turn); the extras ([data-extra], below):
+ * the king's goods, the goods and coins in play and the sides' scores.
  *
  * Pick paths (data-key values; squares are "A1".."D4", buyers "S1".."E4"):
  *   place a tile (set-up)        -> ["tile-<kind>", square]   a tile of the tray, then an empty square
@@ -12,7 +15,7 @@
  *   paid market move (PLAY)      -> [square, buyer]           the tile, then the buyer whose coin pays
  *   buy (PLAY)                   -> [buyer, square]           the buyer, then the vendor's square
  *   king buys (PASS)             -> [square]                  the vendor's square
- *   pass, play, king skips, end turn -> ["pass"], ["play"], ["king-skips"], ["end"]: the shell's buttons
+ *   pass, play, king skips, end turn -> ["pass"], ["play"], ["king-skips"], ["end"]: the dock's buttons
  * Every square and buyer carries its key even when it is not pickable, so that a wrong click can be
  * explained (`attempt`). Every text a player reads goes through t()/tn(): aztec_market.po.
  */
@@ -40,14 +43,16 @@
     porter: 2, governor: 2, ambassador: 1, "errand boy": 1, king: 1 };
   const COLS = "ABCD";
 
-  // Geometry (SVG units). Buyer tiles are BL long along the market's edge and BD deep: at the
-  // phone width (the board at least 340 px wide) BD is ~35 px, the smallest target.
+  // Geometry (SVG units). Buyer tiles are BL long along the market's edge and BD deep, the
+  // smallest target: a two-player board (588 units wide, see boardBox) drawn 340 px wide on a
+  // small phone at zoom 100% makes BD ~41 px.
   const C = 112;                       // a market square
   const G = 4 * C;
   const BL = 98, BD = 72, BGAP = 12;   // buyer tiles and their distance from the market
   const LABEL = 30, MARGIN = 8;        // the sides' names outside the buyers
   const GX = MARGIN + LABEL + BD + BGAP, GY = GX;   // the market's top-left corner
-  const VW = 2 * GX + G;               // the board is square
+  const VW = 2 * GX + G;               // the board with four seated sides is square
+  const EDGE = GX - 10 - MARGIN;       // the margin an empty side leaves out (the ground stays)
   const TRAY = 58;                     // a tile of the set-up tray (CSS px)
 
   // ---- words (functions: the catalogue is loaded after this file runs) --------------------------
@@ -429,17 +434,21 @@
       const width = Math.min(G, 9 * label.length);
       el("rect", { x: lx - width / 2, y: ly + 5, width, height: 4, rx: 2, fill: seatColour(seat), transform: turn }, svg);
     }
-    for (const side of SIDES) {   // empty sides (2 or 3 players)
-      if (obs.players.some((p) => p.side === side)) continue;
-      const [lx, ly, rot] = sideLabelAt(side);
-      const [dx, dy] = { South: [0, -40], North: [0, 40], West: [40, 0], East: [-40, 0] }[side];
-      txt(svg, lx + dx, ly + dy, t("{side}: nobody sits here", { side: sideWord(side) }), { class: "am-empty-side", "text-anchor": "middle", transform: rot ? `rotate(${rot} ${lx + dx} ${ly + dy})` : null });
-    }
+  }
+
+  // [x, y, width, height] of what is drawn: the market and the seated sides, without the
+  // margins of empty sides (two players sit South and West), so the board is as big as it can be
+  function boardBox(obs) {
+    const seated = new Set(obs.players.map((p) => p.side));
+    const x0 = seated.has("West") ? 0 : EDGE, y0 = seated.has("North") ? 0 : EDGE;
+    const x1 = seated.has("East") ? VW : VW - EDGE, y1 = seated.has("South") ? VW : VW - EDGE;
+    return [x0, y0, x1 - x0, y1 - y0];
   }
 
   function drawBoard(view, obs) {
-    const svg = el("svg", { class: "am-board", viewBox: `0 0 ${VW} ${VW}`, role: "group", "aria-label": t("Aztec Market board") });
-    el("rect", { x: 0, y: 0, width: VW, height: VW, rx: 18, class: "am-bg" }, svg);
+    const [x, y, w, hh] = boardBox(obs);
+    const svg = el("svg", { class: "am-board", viewBox: `${x} ${y} ${w} ${hh}`, role: "group", "aria-label": t("Aztec Market board") });
+    el("rect", { x, y, width: w, height: hh, rx: 18, class: "am-bg" }, svg);
     drawMarket(svg, view, obs);
     drawBuyers(svg, view, obs);
     return svg;
@@ -505,25 +514,30 @@
     return h("section", { class: "am-box " + cls }, title ? h("h3", null, title) : null, ...kids);
   }
 
+  // The turn in a few lines (the dock keeps it in sight): the phase and who moves, what to do
+  // now, what is left this turn (moves owed, a purchase made or due)
   function turnBox(view, obs) {
     let [note, hint] = phaseHelp(view, obs);
     if (view.status === "open") [note, hint] = [t("Waiting for players to take their seats."), ""];
     let who = null;
     if (!obs.terminal && obs.turn_of >= 0 && obs.phase !== "random build") {
       const fields = { side: sideWord(SIDES[obs.turn_of]), name: seatName(view, obs.turn_of) };
-      who = h("p", { class: "am-who" }, dot(obs.turn_of),
+      who = h("span", { class: "am-who" }, dot(obs.turn_of),
         obs.to_move < 0 ? t("{side}: {name} (drawing)", fields) : t("{side}: {name} to move", fields));
     } else if (obs.terminal) {
-      who = h("p", { class: "am-who" }, t("The bag is empty and the round is complete."));
+      who = h("span", { class: "am-who" }, t("The bag is empty and the round is complete."));
     }
-    return section("am-turn", phaseTitle(obs.phase), who, note ? h("p", { class: "am-note" }, note) : null,
-      hint ? h("p", { class: "am-hint" }, hint) : null);
+    return h("section", { class: "am-box am-turn" },
+      h("p", { class: "am-head" }, h("strong", { class: "am-phase" }, phaseTitle(obs.phase)), who),
+      hint || note ? h("p", null, hint ? h("span", { class: "am-hint" }, hint) : null, hint && note ? " " : null,
+        note ? h("span", { class: "am-note" }, note) : null) : null);
   }
 
+  // the set-up's tiles still to place, the first step of placing one (the player's supply)
   function trayBox(obs) {
     const left = obs.tiles_to_place || {};
     const kinds = TILE_ORDER.filter((k) => left[k]);
-    const grid = h("div", { class: "am-tray" });
+    const grid = h("div", { class: "am-tray", role: "group", "aria-label": t("Tiles to place") });
     for (const kind of kinds) {
       const svg = el("svg", { viewBox: `0 0 ${TRAY} ${TRAY}`, class: "am-traysvg", "aria-hidden": "true" });
       tile(svg, kind, obs, TRAY, true);
@@ -531,7 +545,28 @@
       grid.append(h("div", { class: "am-traytile", "data-key": "tile-" + slug(kind), "aria-label": label, title: tileWord(kind) },
         svg, left[kind] > 1 ? h("span", { class: "am-count" }, "×" + left[kind]) : null));
     }
-    return section("am-traybox", t("Tiles to place"), kinds.length ? grid : h("p", { class: "am-tiny" }, t("all 15 tiles are on the market")));
+    return kinds.length ? grid : null;
+  }
+
+  // The turn's buttons: moves with no piece on the board. Drawn on the player's turn even when
+  // not a move now (PLAY with no purchase in reach, End turn before a purchase): a click on one
+  // then says why (`attempt`).
+  const CONTROLS = { pass: "pass", play: "play", "king-skips": "king skips", end: "end turn" };  // key -> notation
+  function controlWord(key) {
+    return { pass: t("PASS"), play: t("PLAY"), "king-skips": t("The king skips"), end: t("End turn") }[key];
+  }
+  function controls(view, obs) {
+    const shown = myTurn(view) ? { choose: ["pass", "play"], "pass king": ["king-skips"], play: ["end"] }[obs.phase] || [] : [];
+    if (!shown.length) return null;
+    return h("div", { class: "am-buttons" }, shown.map((key) => h("button", { type: "button", class: "am-btn", "data-key": key }, controlWord(key))));
+  }
+
+  // what the dock keeps in sight under the board: the turn, the tray (on every turn of the
+  // set-up, so that the dock, and the board fitted above it, keep their size) or the buttons
+  function dockPart(view, obs) {
+    const building = obs.phase === "build" || obs.phase === "random build";
+    return h("div", { class: "tl-am am-dock", "data-dock": "" }, turnBox(view, obs),
+      building ? trayBox(obs) : controls(view, obs));
   }
 
   function kingBox(obs) {
@@ -598,16 +633,18 @@
       h("table", { class: "am-table" }, h("thead", null, head), body), h("p", { class: "am-tiny" }, note));
   }
 
-  function drawPanel(view, obs) {
+  // the tables to read, below the dock: not needed to play a turn (the king's goods are on his
+  // tile and each buyer's goods on it)
+  function extrasPart(view, obs) {
     const building = obs.phase === "build" || obs.phase === "random build";
-    return h("div", { class: "am-side" }, turnBox(view, obs), building ? trayBox(obs) : null, kingBox(obs),
+    return h("div", { class: "tl-am am-extras", "data-extra": "" }, kingBox(obs),
       building ? null : stockBox(obs), scoresBox(view, obs));
   }
 
   // ---- the renderer -------------------------------------------------------------------------------
   function draw(root, view) {
     const obs = view.observation;
-    root.appendChild(h("div", { class: "tl-am" }, h("div", { class: "am-grid" }, drawBoard(view, obs), drawPanel(view, obs))));
+    root.append(h("div", { class: "tl-am am-main" }, drawBoard(view, obs)), dockPart(view, obs), extrasPart(view, obs));
     fitDrawn(root);
   }
 
@@ -655,50 +692,51 @@
     if (isBuyer(key)) return t("buyer {name}", { name: key });
     if (key.startsWith("tile-")) return t("the {tile} tile", { tile: tileWord(key.slice(5).replace(/-/g, " ")) });
     return {
-      pass: t("pass"), play: t("play"), "king-skips": t("the king skips"), end: t("end the turn"),
+      pass: t("choose PASS"), play: t("choose PLAY"), "king-skips": t("the king skips"), end: t("end the turn"),
     }[key] || null;
   }
 
-  // The notation of the move a click on `key` most likely meant when `key` is not pickable now
-  // (the server answers with the engine's reason why it is not legal), or null.
+  // The notation of the move a click on `key` most likely meant when `key` is not pickable now:
+  // the server answers with the engine's reason why it is not legal. Only moves of the phase the
+  // game is in: the engine's reason for a move of another phase names the phase's moves in
+  // notation ("now is the time for placing a market tile ('place crowd at B3')"), so a piece
+  // that means nothing in this phase (a buyer during the set-up, a square when coins are placed,
+  // another side's buyer: no move of ours names it) gets null, the shell's general answer. A
+  // move that is legal (a step taken out of order) has no reason either: null too.
   function attempt(path, key, view) {
     const obs = view.observation;
-    if (view.viewer === null || view.viewer === undefined || view.to_move !== view.viewer) return null;
-    const mine = SIDE_LETTERS[view.viewer];
-    const own = isBuyer(key) && key[0] === mine;
-    const first = path[0];
-    if (isSquare(key)) {
-      const name = obs.market[key];
-      switch (obs.phase) {
-        case "build": {
-          if (!name) return null;   // an empty square: the tile is still to be picked
-          const kind = first && first.startsWith("tile-") ? first.slice(5).replace(/-/g, " ")
-            : TILE_ORDER.find((k) => (obs.tiles_to_place || {})[k]);
-          return kind ? `place ${kind} at ${key}` : null;
-        }
-        case "pass king": {
-          const colour = vendorColour(name);
-          return colour ? `king buys ${colour}` : moveText(obs, key, null);
-        }
-        case "play":
-          if (first && isBuyer(first)) {   // a buyer, then this square: a purchase
-            const colour = vendorColour(name);
-            return colour ? `buy ${first} from ${colour}` : null;
-          }
-          if (path.length) return null;
-          return moveText(obs, key, payer(obs, view.viewer));
-        default:
-          return path.length ? null : moveText(obs, key, null);
+    if (!myTurn(view)) return null;   // the shell says whose turn it is
+    if (isBuyer(key) && key[0] !== SIDE_LETTERS[view.viewer]) return null;
+    const legal = new Set((view.legal || []).map((m) => m.text));
+    const refused = (text) => (text && !legal.has(text) ? text : null);
+    if (CONTROLS[key]) return refused(CONTROLS[key]);
+    switch (obs.phase) {
+      case "build": {   // a taken square, whichever tile was meant
+        const kind = (path[0] || "").startsWith("tile-") ? path[0].slice(5).replace(/-/g, " ")
+          : TILE_ORDER.find((k) => (obs.tiles_to_place || {})[k]);
+        return isSquare(key) && obs.market[key] && kind ? refused(`place ${kind} at ${key}`) : null;
       }
+      case "start coin": case "pass coin": return isBuyer(key) ? refused(`coin on ${key}`) : null;
+      case "choose": return refused("play");   // buying needs PLAY: the engine says when no purchase is in reach
+      case "pass moves": return isSquare(key) ? refused(moveText(obs, key, null)) : null;
+      case "pass king": {
+        const colour = isSquare(key) && vendorColour(obs.market[key]);
+        return colour ? refused(`king buys ${colour}`) : null;
+      }
+      case "play": return refused(playAttempt(path, key, obs, view.viewer));
+      default: return null;
     }
-    if (!own) return null;   // another side's buyer (or no key of a move)
-    if (obs.phase === "play") {
-      if (first && isSquare(first)) return moveText(obs, first, key);
-      if (path.length) return null;
-      return buyText(obs, key);
-    }
-    if (path.length) return null;
-    return obs.phase === "choose" ? buyText(obs, key) : `coin on ${key}`;
+  }
+
+  // PLAY: a buyer after a square pays for moving it, else buys (from the vendor it most likely
+  // means); a vendor after a buyer sells to it; any other square is moved, paid by a buyer with
+  // a coin (the errand boy free)
+  function playAttempt(path, key, obs, seat) {
+    const first = path[0];
+    if (isBuyer(key)) return first && isSquare(first) ? moveText(obs, first, key) : buyText(obs, key);
+    const colour = vendorColour(obs.market[key]);
+    if (first && isBuyer(first) && colour) return `buy ${first} from ${colour}`;
+    return moveText(obs, key, payer(obs, seat));
   }
 
   // "move crowd from B3" (and "paying S2" for a paid move in PLAY); the errand boy moves free
