@@ -132,13 +132,12 @@ def test_am5_step_4_the_king_buys_in_his_row_or_column_in_spanish() -> None:
 def test_am4_the_phase_says_what_it_expects_in_spanish() -> None:
     choose = state_at(market(phase=CHOOSE, coins=[1, 0, 0, 0, 0, 0, 0, 0]))
     assert _both(choose.illegal_reason(buy(0, RED))) == (
-        "now is the time for choosing 'pass' or 'play'",
-        "ahora toca elegir pasar ('pass') o jugar ('play')")
+        "now is the time for choosing to pass or to play",
+        "ahora toca elegir pasar o jugar")
     playing = state_at(market(vendor_goods=[3, 3, 3, 3], coins=[1, 1, 1, 1, 0, 0, 0, 0]))
     assert _both(playing.illegal_reason(PASS)) == (
-        "during PLAY the moves are market moves, purchases ('buy S2 from red') and 'end turn'",
-        "en la fase JUGAR las jugadas son movimientos del mercado, compras ('buy S2 from red') "
-        "y fin de turno ('end turn')")
+        "during your turn the moves are market moves, purchases and ending the turn",
+        "en tu turno las jugadas son movimientos del mercado, compras y terminar el turno")
     over = state_at(market(phase=OVER))
     assert _both(over.illegal_reason(PASS)) == (
         "now is the time for nothing: the game is over",
@@ -154,3 +153,15 @@ def test_the_english_error_of_an_illegal_move_is_unchanged() -> None:
         state.apply_action(free("C2"))
     assert "is not legal: the errand boy may not move twice in a row. Legal now: " in str(
         error.value)
+
+
+def test_am4_the_phase_is_named_in_words_never_in_notation() -> None:
+    """Issue 34, point 9: a wrong click once read "now is the time for placing a market tile
+    ('place crowd at B3')". Every phase's description is words, in both languages."""
+    from tlatelolco.games.aztec_market.state import _PHASE_ACTIONS
+    from tlatelolco.i18n import reason
+
+    for template, fields in _PHASE_ACTIONS.values():
+        for text in _both(reason(template, **fields)):
+            assert "('" not in text and "')" not in text, text
+            assert "'" not in text.replace("king's", ""), text  # no quoted move

@@ -123,7 +123,7 @@ class AztecMarketState(State):
             return None
         if phase == PLAYING:
             if not (MOVE <= action < COIN or BUY <= action < KING_BUYS or action == END_TURN):
-                return reason(N_("during PLAY the moves are {moves}"),
+                return reason(N_("during your turn the moves are {moves}"),
                               moves=_PHASE_ACTIONS[PLAYING])
             if action < PAID_MOVE:
                 return rules.why_cannot_errand(m, action - MOVE)
@@ -354,13 +354,13 @@ class AztecMarketState(State):
 
 # What each phase expects, for "now is the time for ..." (the quoted moves are notation).
 _PHASE_ACTIONS: dict[int, Message] = {
-    BUILD: (N_("placing a market tile ('place crowd at B3')"), {}),
-    START_COIN: (N_("placing your start coin ('coin on S2')"), {}),
-    CHOOSE: (N_("choosing 'pass' or 'play'"), {}),
-    PASS_MOVES: (N_("a market move into the hole ('move crowd from B3')"), {}),
-    PASS_COIN: (N_("taking a coin ('coin on S2')"), {}),
-    PASS_KING: (N_("the king's purchase ('king buys red' or 'king skips')"), {}),
-    PLAYING: (N_("market moves, purchases ('buy S2 from red') and 'end turn'"), {}),
+    BUILD: (N_("placing a market tile on an empty square"), {}),
+    START_COIN: (N_("placing your start coin on one of your buyers"), {}),
+    CHOOSE: (N_("choosing to pass or to play"), {}),
+    PASS_MOVES: (N_("moving a market tile into the hole"), {}),
+    PASS_COIN: (N_("taking a coin onto one of your buyers"), {}),
+    PASS_KING: (N_("the king's purchase, or the king skipping it"), {}),
+    PLAYING: (N_("market moves, purchases and ending the turn"), {}),
 }
 
 
