@@ -34,6 +34,7 @@
   const SHAPE = { red: "disc", green: "triangle", blue: "diamond", orange: "star", purple: "cross" };
   const GLYPH = { red: "●", green: "▲", blue: "◆", orange: "★", purple: "✚" };
   const CELL = 100; // display units per cell
+  const MIN_COLS = 6, MIN_ROWS = 5; // the least the display shows, in cells
   const CIRCLE = 0.41; // radius of a corner's quarter circle, in cells
   // Grid points of a cell's corners, clockwise from the top-left (y grows North).
   const CORNER_POINTS = [[0, 1], [1, 1], [1, 0], [0, 0]];
@@ -235,28 +236,27 @@
     for (const [x, y] of free.values()) { xs.push(x); ys.push(y); }
     if (!xs.length) { xs = [0, 1]; ys = [0, 1]; }
     let x0 = Math.min(...xs), x1 = Math.max(...xs) + 1, y0 = Math.min(...ys), y1 = Math.max(...ys) + 1;
-    // At least 8 x 6 cells, so that an early display does not fill the screen with 3 tiles.
+    // At least 6 x 5 cells: an early display is drawn large, yet not as three giant tiles.
     const widen = (lo, hi, n) => { const d = Math.max(0, n - (hi - lo)); return [lo - Math.floor(d / 2), hi + Math.ceil(d / 2)]; };
-    [x0, x1] = widen(x0, x1, 8);
-    [y0, y1] = widen(y0, y1, 6);
-    const pad = 0.45 * CELL, label = 0.35 * CELL;
-    const vx = x0 * CELL - pad - label, vy = -y1 * CELL - pad - label;
-    const vw = (x1 - x0) * CELL + 2 * pad + label, vh = (y1 - y0) * CELL + 2 * pad + label;
-    const scroller = html("div", "ax-scroll", main);
+    [x0, x1] = widen(x0, x1, MIN_COLS);
+    [y0, y1] = widen(y0, y1, MIN_ROWS);
+    // a thin margin, and bands for the coordinates on the left and along the top
+    const pad = 0.15 * CELL, left = 0.45 * CELL, top = 0.3 * CELL;
+    const vx = x0 * CELL - pad - left, vy = -y1 * CELL - pad - top;
+    const vw = (x1 - x0) * CELL + 2 * pad + left, vh = (y1 - y0) * CELL + 2 * pad + top;
     let aria = tn("Axio display: {n} tile placed", "Axio display: {n} tiles placed", cells.size);
     if (free.size) aria += ", " + tn("{n} free cell next to it", "{n} free cells next to it", free.size);
-    // --ax-w: the width in display units, so that a phone's CSS can keep a cell >= 32 px wide.
+    // drawn at the width the page gives it (the page's Fit and zoom scale the frame)
     const s = svg("svg", { viewBox: `${vx} ${vy} ${vw} ${vh}`, class: "ax-display", role: "group",
-      "aria-label": aria, style: `--ax-w:${vw}` });
-    scroller.appendChild(s);
+      "aria-label": aria }, main);
     svg("rect", { x: vx, y: vy, width: vw, height: vh, rx: 18, class: "ax-table" }, s);
     // A faint grid of the cells, and the coordinates along the top and the left side.
     const grid = svg("g", { class: "ax-grid" }, s);
     for (let x = x0; x <= x1; x++) svg("line", { x1: x * CELL, y1: -y1 * CELL, x2: x * CELL, y2: -y0 * CELL }, grid);
     for (let y = y0; y <= y1; y++) svg("line", { x1: x0 * CELL, y1: -y * CELL, x2: x1 * CELL, y2: -y * CELL }, grid);
     const axis = svg("g", { class: "ax-axis" }, s);
-    for (let x = x0; x < x1; x++) svgText(axis, (x + 0.5) * CELL, -y1 * CELL - pad * 0.35, "x " + x, { "text-anchor": "middle" });
-    for (let y = y0; y < y1; y++) svgText(axis, x0 * CELL - pad * 0.35, -(y + 0.5) * CELL + 6, "y " + y, { "text-anchor": "end" });
+    for (let x = x0; x < x1; x++) svgText(axis, (x + 0.5) * CELL, -y1 * CELL - 8, "x " + x, { "text-anchor": "middle" });
+    for (let y = y0; y < y1; y++) svgText(axis, x0 * CELL - 8, -(y + 0.5) * CELL + 6, "y " + y, { "text-anchor": "end" });
 
     // Empty squares away from the display: no move, but a click on one is explained.
     const voids = svg("g", { class: "ax-void-layer" }, s);
@@ -309,47 +309,54 @@
     }
   }
 
-  // --- the hand and the rotation picker ---------------------------------------------------
+  // --- the dock: what to do now, the hand tile's rotations, the colours, the scores --------
 
-  function drawHand(side, view, ctx) {
+  /** The prompt: what the viewer does now, step by step (CSS shows the step the picks have
+   * reached), or what happens while nobody chooses (the start square, draws, AXIO!). */
+  function drawPrompt(parent, view, ctx) {
     const obs = view.observation;
+    const box = html("div", "ax-prompt" + (obs.extra_turn ? " ax-axio-note" : ""), parent);
+    const status = statusWords(view);
+    if (status.main) html("strong", "ax-prompt-main", box, status.main);
+    if (ctx.hand && ctx.myTurn) {
+      html("span", "ax-step ax-step-cell", box, t("Pick a free cell on the board for your tile."));
+      html("span", "ax-step ax-step-rot", box, t("Pick a rotation: its points are shown under it."));
+      html("span", "ax-step ax-step-colour", box, t("Name a colour for the empty corner."));
+    } else if (ctx.hand) {
+      html("span", "", box, t("Your tile for your next turn: point at a free cell to see what each rotation would score there."));
+    } else if (!status.main && !obs.terminal) {
+      html("span", "ax-dim", box, handlessWords(view));
+    }
+    if (status.sub) html("span", "ax-dim ax-prompt-sub", box, status.sub);
+    if (!box.childNodes.length) box.remove();
+  }
+
+  /** Why the viewer holds no tile now. */
+  function handlessWords(view) {
+    const obs = view.observation;
+    if (view.viewer === null || view.viewer === undefined) {
+      return t("Each player's hand tile is private: a spectator sees none.");
+    }
+    if (obs.phase === "start square" || obs.phase === "first hands") {
+      return t("Your first tile comes from your stack once the start square is laid.");
+    }
+    if (obs.phase === "extra draw" && obs.turn_of === view.viewer) {
+      return t("AXIO! A tile is drawn for you from the general supply.");
+    }
+    return t("You hold no tile right now: you draw the next one from your stack when your turn is over.");
+  }
+
+  /** The hand tile in its four rotations (the placements' second key), each with what it
+   * scores in the cell picked or pointed at, and the colours for an empty corner. */
+  function drawHand(parent, view, ctx) {
     const hand = ctx.hand;
-    const box = html("section", "ax-panel ax-hand", side);
-    const head = html("h3", "", box);
-    if (!hand) {
-      if (obs.terminal) {
-        box.remove();
-        return;
-      }
-      head.textContent = t("Your hand");
-      if (view.viewer === null || view.viewer === undefined) {
-        head.textContent = t("Hand tiles");
-        html("p", "ax-dim", box, t("Each player's hand tile is private: a spectator sees none."));
-      } else if (obs.phase === "start square" || obs.phase === "first hands") {
-        html("p", "ax-dim", box, t("Your first tile comes from your stack once the start square is laid."));
-      } else if (obs.phase === "extra draw" && obs.turn_of === view.viewer) {
-        html("p", "ax-dim", box, t("AXIO! A tile is drawn for you from the general supply."));
-      } else {
-        html("p", "ax-dim", box, t("You hold no tile right now: you draw the next one from your stack when your turn is over."));
-      }
-      return;
-    }
+    if (!hand) return;
     const mine = ctx.myTurn;
-    head.textContent = obs.extra_turn && mine ? t("Your tile: AXIO! extra turn") : t("Your tile");
+    const box = html("div", "ax-hand", parent);
     const hasEmpty = hand.corners.includes(null);
-    const hint = html("p", "ax-hint", box);
-    if (mine) {
-      hint.textContent = hasEmpty
-        ? t("Pick a free cell, then a rotation, then a colour for the empty corner. Under each rotation: its points in the cell picked or pointed at (◌: what the named colour adds).")
-        : t("Pick a free cell, then a rotation. Under each rotation: its points in the cell picked or pointed at.");
-    } else {
-      hint.textContent = hasEmpty
-        ? t("Turned clockwise. Point at a free cell to see what each rotation would score there now (◌: what the named colour adds).")
-        : t("Turned clockwise. Point at a free cell to see what each rotation would score there now.");
-    }
-    // Sized for a column about 300 px wide, one unit to a pixel.
-    const W = 70, gap = 6, TS = 56, top = 5, LINE = 14;
-    const width = 4 * W + 3 * gap, height = top + TS + 18 + 3 * LINE + 4;
+    // Four cards in a row, one unit to a pixel at the dock's usual height.
+    const W = 70, gap = 6, TS = 52, top = 4, LINE = 13;
+    const width = 4 * W + 3 * gap, height = top + TS + 13 + 3 * LINE;
     const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "ax-rotations", role: "group",
       "aria-label": t("your hand tile in its four rotations") }, box);
     // Cells whose scores are previewed: the legal ones on your turn, else every free cell
@@ -361,40 +368,77 @@
       const g = svg("g", { class: "ax-rot", "data-key": "rot:" + deg,
         "aria-label": turnWord(deg) + ": " + tileWords(corners) }, s);
       svg("rect", { x, y: 0, width: W, height, rx: 8, class: "ax-rot-bg" }, g);
+      svg("title", {}, g).textContent = turnWord(deg) + ": " + tileWords(corners);
       drawTile(g, x + (W - TS) / 2, top, TS, corners);
-      const name = svgText(g, x + W / 2, top + TS + 14, deg === 0 ? t("0° as drawn") : deg + "°",
+      const name = svgText(g, x + W / 2, top + TS + 11, deg === 0 ? t("0° as drawn") : deg + "°",
         { class: "ax-rot-label", "text-anchor": "middle" });
       if (name.textContent.length > 9) { // squeezed into the card rather than cut off
         name.setAttribute("textLength", String(W - 8));
         name.setAttribute("lengthAdjust", "spacingAndGlyphs");
       }
-      // What this rotation scores in each legal cell: shown by CSS for the picked (or
-      // hovered) cell.
+      // What this rotation scores in each cell: shown by CSS for the picked (or hovered) one.
       const rows = svg("g", { class: "ax-pts-layer" }, g);
+      const y = top + TS + 12 + LINE;
       for (const k of previewCells) {
         const [cx, cy] = k.split(",").map(Number);
         const res = placementScore(ctx.cells, cx, cy, corners, ctx.myBoard);
         const pg = svg("g", { class: "ax-pts", "data-for": k }, rows);
-        pointsRow(pg, x + W / 2, top + TS + 18 + LINE, res, LINE);
+        pointsRow(pg, x + W / 2, y, res, LINE);
       }
-      svgText(rows, x + W / 2, top + TS + 18 + LINE, mine ? t("pick a cell") : previewCells.length ? t("point at a cell") : "",
+      const none = svgText(rows, x + W / 2, y, mine ? t("pick a cell") : previewCells.length ? t("point at a cell") : "",
         { class: "ax-pts-none", "text-anchor": "middle" });
+      if (none.textContent.length > 12) { // kept inside the card
+        none.setAttribute("textLength", String(W - 6));
+        none.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
     });
-    if (hasEmpty) {
-      const sw = html("div", "ax-swatches", box);
-      html("div", "ax-swatch-title", sw, mine ? t("Name a colour for the empty corner (it scores as that colour):")
-        : t("This tile has an empty corner: you name a colour for it when you place it."));
-      const SW = 58.4;
-      const ss = svg("svg", { viewBox: `0 0 ${5 * SW} 54`, class: "ax-swatch-svg", role: "group",
-        "aria-label": t("colours to name for the empty corner") }, sw);
+    if (hasEmpty) drawSwatches(box, mine);
+  }
+
+  /** The five colours to name for the hand tile's empty corner (the placements' third key). */
+  function drawSwatches(parent, mine) {
+    const sw = html("div", "ax-swatches", parent);
+    html("div", "ax-swatch-title", sw, mine ? t("Colour for the empty corner (◌ under a rotation: what it adds):")
+      : t("This tile has an empty corner: you name a colour for it when you place it."));
+    const SW = 58.4;
+    const ss = svg("svg", { viewBox: `0 0 ${5 * SW} 54`, class: "ax-swatch-svg", role: "group",
+      "aria-label": t("colours to name for the empty corner") }, sw);
+    COLOURS.forEach((c, i) => {
+      const g = svg("g", { class: "ax-swatch", "data-key": "empty:" + c,
+        "aria-label": t("name {colour} for the empty corner", { colour: colourWord(c) }) }, ss);
+      svg("rect", { x: i * SW + 1, y: 1, width: SW - 4, height: 52, rx: 8, class: "ax-rot-bg" }, g);
+      token(g, c, i * SW + SW / 2 - 1, 21, 14);
+      svgText(g, i * SW + SW / 2 - 1, 48, colourWord(c), { class: "ax-rot-label", "text-anchor": "middle" });
+    });
+  }
+
+  /** Every seat's five tracks on one line each: the scores a choice is weighed against. */
+  function drawStrip(parent, view, mine) {
+    const obs = view.observation;
+    const box = html("div", "ax-strip" + (mine ? " ax-busy" : ""), parent);
+    box.setAttribute("aria-label", obs.scores && obs.scores.length === 1 ? t("Score board (solo)") : t("Score boards"));
+    (obs.scores || []).forEach((board, seat) => {
+      const vals = boardValues(board);
+      const low = Math.min(...vals);
+      const row = html("div", "ax-srow" + (seat === obs.to_move ? " ax-mover" : "") +
+        (seat === view.viewer ? " ax-me" : ""), box);
+      html("span", "ax-turn-mark", row, seat === obs.to_move ? "▶" : "");
+      html("span", "ax-sname", row, seatName(view, seat));
+      const values = html("span", "ax-svals", row);
       COLOURS.forEach((c, i) => {
-        const g = svg("g", { class: "ax-swatch", "data-key": "empty:" + c,
-          "aria-label": t("name {colour} for the empty corner", { colour: colourWord(c) }) }, ss);
-        svg("rect", { x: i * SW + 1, y: 1, width: SW - 4, height: 52, rx: 8, class: "ax-rot-bg" }, g);
-        token(g, c, i * SW + SW / 2 - 1, 21, 14);
-        svgText(g, i * SW + SW / 2 - 1, 48, colourWord(c), { class: "ax-rot-label", "text-anchor": "middle" });
+        const v = html("span", "ax-sval" + (vals[i] === low ? " ax-slow" : ""), values,
+          GLYPH[c] + (vals[i] === TRACK_TOP ? "12★" : vals[i]));
+        v.style.color = INK[c];
+        v.setAttribute("aria-label", `${colourWord(c)} ${vals[i]}`);
+        v.title = `${colourWord(c)} ${vals[i]}`;
       });
-    }
+      html("span", "ax-chip ax-low", row, t("lowest {n}", { n: low })).title = t("the result is the lowest colour");
+      if (!obs.terminal) {
+        const stack = (obs.stacks || [])[seat];
+        html("span", "ax-chip", row, t("stack {n}", { n: stack })).title =
+          tn("{n} tile face down in the stack", "{n} tiles face down in the stack", stack);
+      }
+    });
   }
 
   /** "colour +n" for a tooltip, with "(reaches 12: AXIO!)" when it does. */
@@ -460,8 +504,8 @@
     const rules = [];
     for (const k of cells) {
       const sel = `.ax-cell[data-key="cell:${k}"]`;
-      rules.push(`.axio-board:has(${sel}.picked) .ax-pts[data-for="${k}"],` +
-        `.axio-board:not(:has(.ax-cell.picked)):has(${sel}:is(:hover,:focus-visible)) .ax-pts[data-for="${k}"]` +
+      rules.push(`.board-area:has(${sel}.picked) .ax-pts[data-for="${k}"],` +
+        `.board-area:not(:has(.ax-cell.picked)):has(${sel}:is(:hover,:focus-visible)) .ax-pts[data-for="${k}"]` +
         `{display:inline}`);
     }
     const style = document.createElement("style");
@@ -557,15 +601,16 @@
     html("div", "ax-dim ax-legend-note", box, t("The four corners around a grid point make one circle. A placed corner scores 1 point in its colour for every other symbol of that colour in its circle; an empty corner scores as the colour its player names."));
   }
 
-  /** What the shell's turn line cannot say: AXIO! extra turns, the start square, draws. */
-  function statusLine(parent, view) {
+  /** What the shell's turn line cannot say: AXIO! extra turns, the start square, draws;
+   * {main, sub}, either empty. */
+  function statusWords(view) {
     const obs = view.observation;
     const mover = obs.to_move;
     const pending = Number(obs.extra_turns_pending || 0);
     const me = (seat) => seat === view.viewer;
     const name = (seat) => seatName(view, seat);
     let main = "", sub = "";
-    if (obs.terminal || view.status === "finished") return;
+    if (obs.terminal || view.status === "finished") return { main, sub };
     if (mover >= 0 && obs.extra_turn) {
       main = me(mover) ? t("AXIO! Your extra turn") : t("AXIO! Extra turn for {name}", { name: name(mover) });
       sub = t("The tile comes from the general supply; the own stack is drawn from afterwards.");
@@ -584,17 +629,22 @@
           { name: name(obs.turn_of) });
       sub += (sub ? " " : "") + more;
     }
-    if (!main && !sub) return;
-    const box = html("div", "ax-status" + (obs.extra_turn || pending ? " ax-axio-note" : ""), parent);
-    if (main) html("div", "ax-status-main", box, main);
-    if (sub) html("div", "ax-dim", box, sub);
+    return { main, sub };
+  }
+
+  /** A part of the drawing the page moves out of the board's frame: `where` is "data-dock"
+   * (kept in sight under the board) or "data-extra" (below it, to read). */
+  function part(root, cls, where) {
+    const box = html("div", "ax-root " + cls, root);
+    box.setAttribute(where, "");
+    return box;
   }
 
   // --- draw -------------------------------------------------------------------------------
 
   function draw(root, view) {
     const obs = view.observation;
-    const wrap = html("div", "axio-board", root);
+    const wrap = html("div", "ax-root axio-board", root);
     if (!obs) {
       html("p", "ax-dim", wrap, t("Waiting for the game to start."));
       return;
@@ -613,16 +663,22 @@
         : Object.fromEntries(COLOURS.map((c) => [c, 0])),
     };
     for (const k of legalCells) if (!ctx.free.has(k)) ctx.free.set(k, k.split(",").map(Number));
-    const main = html("div", "ax-main", wrap);
-    const side = html("div", "ax-side", wrap);
-    statusLine(main, view);
-    drawDisplay(main, view, ctx);
-    html("div", "ax-foot ax-dim", main, t("x grows East (right), y grows North (up)") + " · " +
+    // the frame: the display alone, as large as the screen allows
+    drawDisplay(wrap, view, ctx);
+    // the dock: what to do, the hand tile and its choices, everyone's tracks in short
+    const dock = part(root, "ax-dock", "data-dock");
+    drawPrompt(dock, view, ctx);
+    const row = html("div", "ax-dock-row", dock);
+    drawHand(row, view, ctx);
+    drawStrip(row, view, ctx.myTurn);
+    // below: the full score boards, the supply, the legend
+    const extra = part(root, "ax-extra", "data-extra");
+    drawBoards(extra, view);
+    const notes = html("div", "ax-notes", extra);
+    drawSupply(notes, view);
+    html("div", "ax-foot ax-dim", notes, t("x grows East (right), y grows North (up)") + " · " +
       tn("{n} tile on the display", "{n} tiles on the display", cells.size));
-    drawSupply(main, view);
-    drawLegend(main);
-    drawHand(side, view, ctx);
-    drawBoards(side, view);
+    drawLegend(notes);
     if (ctx.hand) previewStyle(wrap, ctx.myTurn ? legalCells : ctx.free.keys());
   }
 
@@ -643,42 +699,44 @@
   function label(key) {
     let m = CELL_KEY.exec(key || "");
     if (m) return t("cell ({x},{y})", { x: Number(m[1]), y: Number(m[2]) });
+    // a rotation as its card says it: short on the dock's "Picked: ..." line
     m = ROT_KEY.exec(key || "");
-    if (m) return turnWord(Number(m[1]));
+    if (m) return Number(m[1]) ? m[1] + "°" : t("0° as drawn");
     m = EMPTY_KEY.exec(key || "");
     if (m && COLOURS.includes(m[1])) return t("{colour} for the empty corner", { colour: colourWord(m[1]) });
     return null;
   }
 
   /** The placement (in the engine's notation) meant by a click on `key`, which is not
-   * pickable now, after the keys of `path`; null when no placement is meant. A cell alone
-   * means its first rotation and, for a tile with an empty corner, the first colour: the
-   * engine then explains what is wrong with the cell itself (taken, or not touching the
-   * display along an edge), or that the placement is legal after all. */
+   * pickable now, after the keys of `path`; null when no placement is meant (no tile to
+   * place). A cell alone means its first rotation and, for a tile with an empty corner, the
+   * first colour: the engine then explains what is wrong with the cell itself (taken, or not
+   * touching the display along an edge), or that the placement is legal after all. A
+   * rotation or a colour picked before its cell means that choice in the cell picked, else in
+   * the first cell it may go to: the engine says it is legal, to be picked on the board. A
+   * tile with an empty corner always names a colour, so that no reason quotes the notation. */
   function attempt(path, key, view) {
     const obs = view && view.observation;
     if (!obs || obs.terminal || typeof key !== "string") return null;
     const picked = path || [];
-    const first = CELL_KEY.exec(picked[0] || "");
+    const pickedCell = CELL_KEY.exec(picked[0] || "");
     const pickedRot = picked.map((k) => ROT_KEY.exec(k)).find(Boolean) || null;
-    let cell = CELL_KEY.exec(key), rot = null, named = null;
-    if (cell) {
-      // a cell of its own: its first rotation
-    } else if (ROT_KEY.test(key) && first) {
-      cell = first;
-      rot = ROT_KEY.exec(key);
-    } else if (EMPTY_KEY.test(key) && first && pickedRot) {
-      cell = first;
-      rot = pickedRot;
-      named = EMPTY_KEY.exec(key);
-    } else {
-      return null;  // a rotation or a colour with no cell picked: no placement in mind
-    }
+    const ownCell = CELL_KEY.exec(key), ownRot = ROT_KEY.exec(key), named = EMPTY_KEY.exec(key);
+    if (!ownCell && !ownRot && !named) return null;  // no key of a placement
+    const cell = ownCell || pickedCell || firstCell(view);
+    if (!cell) return null;
+    const rot = ownCell ? null : ownRot || pickedRot;
     const hand = obs.hand;
-    let colour = named ? named[1] : null;
+    let colour = named && COLOURS.includes(named[1]) ? named[1] : null;
     if (!colour && hand && (hand.corners || []).includes(null)) colour = COLOURS[0];
     return `place at (${Number(cell[1])},${Number(cell[2])}) rot ${rot ? rot[1] : 0}` +
       (colour ? ` empty=${colour}` : "");
+  }
+
+  /** The first cell a placement may go to now, as a CELL_KEY match; null when none. */
+  function firstCell(view) {
+    const move = (view.legal || []).map((m) => m.move).find((m) => m && m.kind === "place");
+    return move ? CELL_KEY.exec(cellKey(move.x, move.y)) : null;
   }
 
   /** The board elements of a move: the cell of a placed tile (a draw shows nothing). */
