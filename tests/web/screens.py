@@ -134,9 +134,13 @@ def check_turn_in_view(page: Any, extra: str = "") -> None:
     assert frame < page.evaluate("innerHeight") / 2, "the board starts below half the screen"
 
 
+GENERIC = ("That is not one of your moves now.", "Ahora eso no es una de tus jugadas.")
+
+
 def check_wrong_click(page: Any) -> None:
-    """A click on a piece that is no move now: the reason on one line over the board (nothing
-    below it moves), in words (no engine notation in brackets or quotes)."""
+    """A click on a piece that is no move now: the reason on one line (two on a phone) over
+    the board (nothing below it moves, taps go through it), the rules' reason in words (not the page's generic refusal, no engine
+    notation in brackets or quotes)."""
     wrong = page.locator("#board-content [data-key]:not(.pick)")
     if not wrong.count():
         return
@@ -147,10 +151,14 @@ def check_wrong_click(page: Any) -> None:
     reason = page.locator("#reason")
     text = reason.text_content().strip()
     assert text and "('" not in text and "')" not in text, text
+    assert text not in GENERIC, f"a generic refusal, not the rules' reason: {text}"
     box = reason.bounding_box()
     line = page.evaluate("parseFloat(getComputedStyle(document.getElementById('reason'))"
                          ".lineHeight) || 20")
-    assert box["height"] <= line * 1.5 + 20, f"the reason takes {box['height']} px: {text}"
+    lines = 2 if page.viewport_size["width"] <= 700 else 1  # a sentence on a phone: two
+    assert box["height"] <= line * lines + 20, f"the reason takes {box['height']} px: {text}"
+    assert reason.evaluate("(el) => getComputedStyle(el).pointerEvents") == "none", \
+        "the reason must not catch taps meant for the board under it"
     after = page.evaluate("document.getElementById('dock').getBoundingClientRect().top"
                           " + window.scrollY")
     assert abs(after - before) <= SLACK, f"the reason moved the page by {after - before} px"

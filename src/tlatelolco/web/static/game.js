@@ -263,6 +263,8 @@
   }
 
   // --- a wrong click: the engine says why -------------------------------------------------
+  // The renderer's attempt(path, key, view) turns the click into the move it most likely
+  // meant (its notation: the server answers with the rules' reason), or {reason} in words.
   function explain(key) {
     if (replayMode || !view || sending) return;
     const r = renderer();
@@ -275,9 +277,16 @@
                             {name: T.seatName(view, view.to_move)})});
       return;
     }
-    if (!text || !send({type: "why", text})) {
-      showReason({reason: t("That is not one of your moves now.")});
+    if (text && typeof text === "object" && text.reason) { showReason(text); return; }
+    if (typeof text === "string" && send({type: "why", text})) return;
+    // a piece of a legal move picked too early (a square before the tile to put there)
+    const later = view.legal.map(keysOf).find((keys) => keys.indexOf(key) > path.length &&
+                                               path.every((k, i) => keys[i] === k));
+    if (later) {
+      showReason({reason: t("Not yet: first pick {what}.", {what: labelOf(later[path.length])})});
+      return;
     }
+    showReason({reason: t("That is not one of your moves now.")});
   }
 
   function showReason(message) {
@@ -290,7 +299,6 @@
   function drawReason() {
     const box = $("reason");
     const shown = reason && view && reason.version === view.version && !historyView ? reason.text : "";
-    if (box.textContent !== shown) box.classList.remove("open");
     box.textContent = shown;
     box.title = shown;
     box.hidden = !shown;
@@ -1230,7 +1238,6 @@
     $("zoom-out").addEventListener("click", () => zoomBy(-1));
     $("zoom-in").addEventListener("click", () => zoomBy(1));
     $("zoom-fit").addEventListener("click", () => setZoom("fit"));
-    $("reason").addEventListener("click", () => $("reason").classList.toggle("open"));
     setUpPinch();
     drawAlerts();
     if (window.TlatelolcoChat) {

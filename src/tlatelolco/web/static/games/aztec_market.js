@@ -704,11 +704,21 @@
   // another side's buyer: no move of ours names it) gets null, the shell's general answer. A
   // move that is legal (a step taken out of order) has no reason either: null too.
   function attempt(path, key, view) {
-    const obs = view.observation;
     if (!myTurn(view)) return null;   // the shell says whose turn it is
-    if (isBuyer(key) && key[0] !== SIDE_LETTERS[view.viewer]) return null;
     const legal = new Set((view.legal || []).map((m) => m.text));
     const refused = (text) => (text && !legal.has(text) ? text : null);
+    const meant = isBuyer(key) && key[0] !== SIDE_LETTERS[view.viewer] ? null
+      : phaseAttempt(path, key, view, refused);
+    if (meant) return meant;
+    // a piece that means nothing in this phase: a move of another phase, which the engine
+    // refuses by naming, in words, what this phase is for
+    if (isSquare(key)) return refused(`place crowd at ${key}`);
+    if (isBuyer(key)) return refused(`coin on ${key}`);
+    return null;
+  }
+
+  function phaseAttempt(path, key, view, refused) {
+    const obs = view.observation;
     if (CONTROLS[key]) return refused(CONTROLS[key]);
     switch (obs.phase) {
       case "build": {   // a taken square, whichever tile was meant
