@@ -372,6 +372,7 @@ def test_the_board_zooms_and_the_zoom_is_kept_per_game(browser, tmp_path):
         page.goto(other["url"] + "#token=" + other["token"])
         wait_turn(page)
         assert page.locator("#zoom-level").text_content() == "100%"  # another game: its own
+        assert page.evaluate("window.TlatelolcoPage.zoom") == "fit"  # (the whole board fits)
         page.click("#zoom-out")
         assert page.locator("#zoom-level").text_content() == "75%"
         page.close()

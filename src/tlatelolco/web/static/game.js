@@ -567,7 +567,9 @@
   }
   function zoomBy(step) {
     if (!view) return;
-    const next = step > 0 ? ZOOMS.find((z) => z > scale + 1e-6) : [...ZOOMS].reverse().find((z) => z < scale - 1e-6);
+    // a step is at least 5 %: from a fit of 99 %, "+" goes to 150 %, not to 100 %
+    const next = step > 0 ? ZOOMS.find((z) => z > scale * 1.05)
+      : [...ZOOMS].reverse().find((z) => z < scale / 1.05);
     setZoom(next === undefined ? (step > 0 ? ZOOMS[ZOOMS.length - 1] : ZOOMS[0]) : next);
   }
 
