@@ -1,9 +1,12 @@
 """Mexica's board in a real browser (Debian's Chromium driven by Playwright).
 
-On a phone (390x844) every clickable square and button is at least 32x32 CSS px and #board pans
-over the island; a click on something that is not a move now names the move it meant in the
-engine's notation (and the page shows the engine's reason); pick keys have plain names; the
-last move's squares are marked in the seat's colour; the board reads in Spanish.
+On a phone (390x844) at zoom 100 % every control of the dock (tools, End turn, buildings,
+tiles) is at least 32x32 CSS px; the island, drawn at the frame's width, shows all 23 columns
+with squares too small for a thumb (16 px), so "+" enlarges them to 32 px or more and the frame
+pans over them, the page never wider than the screen. A click on something that is not a move
+now names the move it meant in the engine's notation (and the page shows the engine's reason);
+pick keys have plain names; the last move's squares are marked in the seat's colour; the board
+reads in Spanish.
 """
 
 from __future__ import annotations
@@ -26,15 +29,32 @@ def new_game(page, base: str) -> dict[str, Any]:
         "game": "mexica", "options": {"num_players": 2}, "seats": ["taken", "taken"]}).json()
 
 
-def pick_sizes(page) -> list[dict[str, Any]]:
+PLAY_AREA = "#board-content, #dock-game, #extras"  # where the renderer's pieces end up
+
+
+def sizes(page, selector: str) -> list[dict[str, Any]]:
+    """The keys and sizes of the shown elements `selector` picks in the play area."""
     return page.evaluate(
-        "() => [...document.querySelectorAll('#board .pick')].map((e) => {"
-        " const r = e.getBoundingClientRect();"
-        " return {key: e.getAttribute('data-key'), w: r.width, h: r.height}; })")
+        "(sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length)"
+        ".map((e) => { const r = e.getBoundingClientRect();"
+        " return {key: e.getAttribute('data-key'), w: r.width, h: r.height}; })", selector)
 
 
-def too_small(sizes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [s for s in sizes if min(s["w"], s["h"]) < 32]
+def picks(page, where: str = PLAY_AREA) -> list[dict[str, Any]]:
+    return sizes(page, ", ".join(f"{area} .pick" for area in where.split(", ")))
+
+
+def too_small(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [s for s in found if min(s["w"], s["h"]) < 32]
+
+
+def zoom_until_squares_fit_a_thumb(page) -> float:
+    """Press "+" until the island's squares are 32 px; the scale then."""
+    while min(s["w"] for s in sizes(page, "#board-content .mx-sq")) < 32:
+        before = page.evaluate("window.TlatelolcoPage.scale")
+        page.click("#zoom-in")
+        assert page.evaluate("window.TlatelolcoPage.scale") > before, "no bigger zoom"
+    return page.evaluate("window.TlatelolcoPage.scale")  # type: ignore[no-any-return]
 
 
 def test_on_a_phone_every_square_and_button_to_click_is_big_enough(browser, tmp_path) -> None:
@@ -43,31 +63,36 @@ def test_on_a_phone_every_square_and_button_to_click_is_big_enough(browser, tmp_
         errors: list[str] = []
         page.on("pageerror", lambda err: errors.append(str(err)))
         game = new_game(page, base)
+        page.goto(base + "/")  # the zoom this browser keeps for Mexica: 100 %
+        page.evaluate("localStorage.setItem('tlatelolco:zoom:mexica', '1')")
         open_seat(page, game, 0)  # set-up: the four starting squares
-        sizes = pick_sizes(page)
-        assert {s["key"] for s in sizes} == {"I7", "H8", "J8", "I9"}
-        assert too_small(sizes) == []
-        assert page.evaluate("document.getElementById('board').scrollWidth"
-                             " > document.getElementById('board').clientWidth")
+        assert page.evaluate("window.TlatelolcoPage.scale") == 1
+        assert {s["key"] for s in picks(page)} == {"I7", "H8", "J8", "I9"}
+        # every control of the dock is a thumb wide, a move now or not
+        assert too_small(sizes(page, "#dock-game [data-key]")) == []
+        # the island at the frame's width: every column, no panning; "+" up to thumb size
+        frame = "document.getElementById('board')"
+        assert page.evaluate(f"{frame}.scrollWidth <= {frame}.clientWidth + 1")
+        assert zoom_until_squares_fit_a_thumb(page) <= 3
+        assert too_small(picks(page, "#board-content")) == []
+        assert page.evaluate(f"{frame}.scrollWidth > {frame}.clientWidth")
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        page.evaluate("localStorage.setItem('tlatelolco:zoom:mexica', '1')")
         play(page, base, game, 0, "start at I7")
         play(page, base, game, 1, "start at H8")
-        open_seat(page, game, 0)  # the first turn: steps and every tool button
-        sizes = pick_sizes(page)
-        keys = {s["key"] for s in sizes}
+        open_seat(page, game, 0)  # the first turn: steps and every tool in the dock
+        keys = {s["key"] for s in picks(page)}
         assert {"I6", "tool:canal", "tool:double", "level:4", "token", "end"} <= keys
-        assert too_small(sizes) == []
-        # the rest may be a move later (a tile when an area has its size, an axis): as big
-        every = page.evaluate(
-            "() => [...document.querySelectorAll('#board [data-key]')].map((e) => {"
-            " const r = e.getBoundingClientRect();"
-            " return {key: e.getAttribute('data-key'), w: r.width, h: r.height}; })")
-        assert any(s["key"].startswith("tile:") for s in every)
-        assert any(s["key"] == "axis:W-E" for s in every)
-        assert too_small(every) == []
-        page.locator('#board .pick[data-key="tool:double"]').click()  # then squares all over
-        page.wait_for_selector('#board .pick[data-key="K5"]')
-        sizes = pick_sizes(page)
-        assert len(sizes) > 100 and too_small(sizes) == []
+        assert too_small(picks(page, "#dock-game")) == []
+        # the rest of the dock may be a move later (a tile when an area has its size): as big
+        shown = {s["key"] for s in sizes(page, "#dock-game [data-key]")}
+        assert any(k.startswith("tile:") for k in shown) and "tool:bridge" in shown
+        assert too_small(sizes(page, "#dock-game [data-key]")) == []
+        page.locator('#dock-game .pick[data-key="tool:double"]').click()  # squares all over
+        page.wait_for_selector('#board-content .pick[data-key="K5"]')
+        assert len(picks(page, "#board-content")) > 100
+        zoom_until_squares_fit_a_thumb(page)
+        assert too_small(picks(page)) == []
         assert errors == [], errors
         page.close()
 
@@ -81,21 +106,26 @@ def test_wrong_clicks_labels_and_last_moves(browser, tmp_path) -> None:
         play(page, base, game, 0, "start at I7")
         play(page, base, game, 1, "start at H8")
         view = open_seat(page, game, 0)
-        drawn = page.evaluate("[...new Set([...document.querySelectorAll('#board [data-key]')]"
+        drawn = page.evaluate("[...new Set([...document.querySelectorAll("
+                              "'#board-content [data-key], #dock-game [data-key]')]"
                               ".map((e) => e.getAttribute('data-key')))]")
-        # every square, tool, building, tile and axis has its key, a move now or not
+        # every square, tool, building, tile and axis has its key, a move now or not; moving
+        # a bridge takes the place of placing one once all 11 are on the board
         assert len([k for k in drawn if ":" not in k and k not in ("token", "end")]) == 23 * 16
-        assert {"tool:move_bridge", "axis:N-S", "axis:W-E", "level:1"} <= set(drawn)
+        assert {"tool:bridge", "axis:N-S", "axis:W-E", "level:1"} <= set(drawn)
+        assert "tool:move_bridge" not in drawn
         meant = page.evaluate(f"""(keys) => keys.map((k) => document.querySelector(
-            `#board .pick[data-key="${{k}}"]`) ? null
+            `.pick[data-key="${{k}}"]`) ? null
             : {RENDERER}.attempt([], k, window.TlatelolcoPage.view))""", drawn)
         by_key = dict(zip(drawn, meant, strict=True))
         assert by_key["I8"] == "walk S"  # the coat of arms, next to the Mexica
-        assert by_key["K12"] is None  # far away, no tool picked: no move meant
-        assert by_key["tool:move_bridge"].startswith("move bridge ")
+        assert by_key["K12"] == "teleport K12"  # far away, no tool picked: only a teleport
+        assert by_key["I7"] == "teleport I7"  # its own square: taken
         engine = tlatelolco.load("mexica", num_players=2).new_initial_state()
         for text in filter(None, meant):
             assert engine.parse_action(text) is not None, text
+        assert page.evaluate(f"{RENDERER}.attempt([], 'tool:move_bridge',"
+                             " window.TlatelolcoPage.view)").startswith("move bridge ")
         attempts = page.evaluate(f"""() => {{ const v = window.TlatelolcoPage.view, R = {RENDERER};
             return [R.attempt(['tool:canal'], 'I8', v), R.attempt(['tool:double'], 'I8', v),
                     R.attempt(['tool:double', 'K5'], 'K6', v), R.attempt(['level:2'], 'H8', v),
@@ -105,9 +135,9 @@ def test_wrong_clicks_labels_and_last_moves(browser, tmp_path) -> None:
         assert attempts[2:] == ["canal K5-K6", "build 2 at H8", "found 5 at K5",
                                 "bridge P8 W-E", "teleport I8"]
         # the engine's reason shows next to the board: a canal on the palace
-        page.locator('#board .pick[data-key="tool:canal"]').click()
-        page.wait_for_selector('#board .pick[data-key="K5"]')
-        page.locator('#board [data-key="I8"]').click()
+        page.locator('#dock-game .pick[data-key="tool:canal"]').click()
+        page.wait_for_selector('#board-content .pick[data-key="K5"]')
+        page.locator('#board-content [data-key="I8"]').click()
         page.wait_for_function("() => document.getElementById('reason').textContent"
                                ".includes('I8 is a palace square')")
         # plain names for pick keys: no internal key is shown
@@ -132,8 +162,8 @@ def test_wrong_clicks_labels_and_last_moves(browser, tmp_path) -> None:
         assert last == [["C4", "D4"], ["E4", "C7"], ["I7"], ["K5"], ["token"], []]
         # a move played: its square is marked in the seat's colour
         page.keyboard.press("Escape")
-        page.locator('#board .pick[data-key="tool:canal"]').click()
-        page.locator('#board .pick[data-key="K5"]').click()
+        page.locator('#dock-game .pick[data-key="tool:canal"]').click()
+        page.locator('#board-content .pick[data-key="K5"]').click()
         page.wait_for_selector('#board [data-key="K5"].last-move.last-seat-0')
         ring = page.evaluate("getComputedStyle(document.querySelector("
                              "'#board [data-key=\"K5\"].last-move')).stroke")

@@ -3,11 +3,12 @@
  * The island: 23 x 16 squares named by column letter (A..W, west to east) and row number
  * (1..16, north to south), the lake around it, canals, bridges along their axis, buildings
  * (owner + levels), calpulli tiles, founded districts (green), starting squares and each seat's
- * Mexica. Above the island a status strip (whose turn, AP left, tokens held and taken); under
- * it an action bar: the tools, the mover's buildings by levels, this part's calpulli tiles and
- * the two bridge axes. Then HTML panels (beside the island when the board column is wide, under
- * it otherwise): turn notes, seats and scores, districts and their standings, tiles, supplies,
- * scorings, a legend. Every word shown goes through t()/tn() (the "mexica" catalogue).
+ * Mexica; drawn at the width the shell's frame gives it, which fits, zooms and pans it. The
+ * turn's prompt (whose turn, AP left, what to do) and controls (the tools with what is left of
+ * their supply, End turn, one's buildings, this part's calpulli tiles, the bridge axes when one
+ * is to be picked) form the [data-dock] part, which the shell keeps in sight under the board;
+ * the tables to read (notes, seats and scores, districts, scorings, tiles, supply, legend) the
+ * [data-extra] part below it. Every word shown goes through t()/tn() (the "mexica" catalogue).
  *
  * Pick paths (data-key values, clicked in order):
  *   walk / boat            -> [square]                        the square your Mexica goes to
@@ -23,9 +24,10 @@
  *   end                    -> ["end"]                          the end-turn button
  * Walk and boat destinations never overlap (a walk from a bridge lands on land, a boat on a
  * bridge), and every other kind starts with its own tool, so no two legal moves share a path.
- * `label` names a key in words, `attempt` turns a click on something not pickable into the move
- * it most likely meant (in notation, for the server to say why it is illegal), and
- * `lastMoveKeys` names the squares and buttons a move touched.
+ * `label` names a key in words, `attempt` turns a click on any key that is not pickable into
+ * the move it most likely meant (in notation the engine parses, for the server to say why it is
+ * illegal, in the reader's language), and `lastMoveKeys` names the squares and buttons a move
+ * touched.
  */
 (function () {
   "use strict";
@@ -33,13 +35,12 @@
   const COLS = "ABCDEFGHIJKLMNOPQRSTUVW";
   const W = 23, H = 16;
   const S = 40;                 // one square
-  const MX = 30, MY = 28;       // margins for the coordinates
-  const BOARD_W = MX * 2 + W * S, BOARD_H = MY * 2 + H * S;
-  const TOP = 46;               // the status strip above the island
-  const BAR_Y = BOARD_H + 6;
-  const BAR_H = 140;
-  const VIEW_H = BAR_Y + BAR_H;
-  // Seat colours (the same order in every Tlatelolco renderer); seat numbers on every piece.
+  // margins: the row numbers on the left, the column letters on top (big enough to read when
+  // a phone shows the whole island), a thin rim on the other two sides
+  const MX = 38, MY = 32, RIM = 8;
+  const BOARD_W = MX + W * S + RIM, BOARD_H = MY + H * S + RIM;
+  // Seat colours (the same order in every Tlatelolco renderer); seat numbers on every piece,
+  // counted from 1 as the page counts seats for people.
   const SEAT_COLOURS = window.Tlatelolco.SEAT_COLOURS;
   const SEAT_DARK = ["#8a4f06", "#46347a", "#7a2a4a", "#14605b", "#553f22", "#2f4a78", "#56600f"];
   const AP_PER_TURN = 6, TOKENS_PER_TURN = 2, START_BONUS = 5, PART_ONE_TILES = 8;
@@ -81,20 +82,6 @@
     if (items.length === 2) return t("{first} and {second}", { first: items[0], second: items[1] });
     return t("{first}, {rest}", { first: items[0], rest: joinList(items.slice(1)) });
   }
-  // SVG text from a translated template: each {field} becomes a tspan with its own attributes,
-  // the words around it tspans with `plain` attributes (so the order follows the language)
-  function richText(parent, x, y, template, fields, attrs, plain) {
-    const node = txt(parent, x, y, "", attrs);
-    template.split(/(\{\w+\})/).forEach((part) => {
-      if (!part) return;
-      const m = /^\{(\w+)\}$/.exec(part);
-      const f = m ? fields[m[1]] : null;
-      const span = el("tspan", f ? (f.attrs || {}) : (plain || {}), node);
-      span.textContent = f ? f.text : part;
-    });
-    return node;
-  }
-
   // ---- the position, read once per view -------------------------------------------------------
   function readBoard(obs) {
     const terrain = obs.terrain || [];
@@ -163,7 +150,7 @@
     // the seat in a white badge (top left), the levels as a digit (top right)
     const br = s * 0.14;
     el("circle", { cx: -base / 2 + br + s * 0.03, cy: -base / 2 + br + s * 0.03, r: br, fill: "#fff", stroke: dark, "stroke-width": s * 0.025 }, g);
-    txt(g, -base / 2 + br + s * 0.03, -base / 2 + br + s * 0.03 + s * 0.075, String(seat), { class: "mx-piece-badge", "font-size": s * 0.21, fill: dark, "text-anchor": "middle" });
+    txt(g, -base / 2 + br + s * 0.03, -base / 2 + br + s * 0.03 + s * 0.075, String(seat + 1), { class: "mx-piece-badge", "font-size": s * 0.21, fill: dark, "text-anchor": "middle" });
     txt(g, base / 2 - s * 0.07, -base / 2 + s * 0.25, String(levels), { class: "mx-piece-levels", "font-size": s * 0.25, fill: "#fff", "text-anchor": "end" });
     return g;
   }
@@ -181,7 +168,7 @@
     el("circle", { cx: 0, cy: -9 * k, r: 7 * k, fill, stroke: dark, "stroke-width": 1.2 * k }, g);
     // a feather on the head
     el("path", { d: `M${2 * k},${-15 * k} Q${6 * k},${-22 * k} ${3 * k},${-25 * k} Q${1 * k},${-20 * k} ${-1 * k},${-15.5 * k} Z`, fill: "#2a9d5c", stroke: dark, "stroke-width": 0.8 * k }, g);
-    txt(g, 0, 11.5 * k, String(seat), { class: "mx-piece-seat", "font-size": 12 * k, fill: "#fff", "text-anchor": "middle" });
+    txt(g, 0, 11.5 * k, String(seat + 1), { class: "mx-piece-seat", "font-size": 12 * k, fill: "#fff", "text-anchor": "middle" });
     return g;
   }
 
@@ -250,14 +237,8 @@
 
     // coordinates
     const coords = el("g", { class: "mx-coords", "aria-hidden": "true" }, svg);
-    for (let c = 0; c < W; c++) {
-      txt(coords, px(c) + S / 2, MY - 11, COLS[c], { "text-anchor": "middle" });
-      txt(coords, px(c) + S / 2, MY + H * S + 21, COLS[c], { "text-anchor": "middle" });
-    }
-    for (let r = 0; r < H; r++) {
-      txt(coords, MX - 11, py(r) + S / 2 + 5, String(r + 1), { "text-anchor": "end" });
-      txt(coords, MX + W * S + 11, py(r) + S / 2 + 5, String(r + 1), { "text-anchor": "start" });
-    }
+    for (let c = 0; c < W; c++) txt(coords, px(c) + S / 2, MY - 10, COLS[c], { "text-anchor": "middle" });
+    for (let r = 0; r < H; r++) txt(coords, MX - 9, py(r) + S / 2 + 7, String(r + 1), { "text-anchor": "end" });
 
     const ground = el("g", { class: "mx-ground" }, svg);
     const canalLayer = el("g", { class: "mx-canals" }, svg);
@@ -386,173 +367,162 @@
     return parts.join(", ");
   }
 
-  // ---- the status strip: whose turn, AP and tokens ------------------------------------------------
-  function clip(text, n) { return text.length > n ? text.slice(0, n - 1) + "…" : text; }
+  // ---- the dock: the turn's prompt and controls (the shell keeps them in sight under the board) --
+  function node(tag, cls, parent, text) {
+    const n = document.createElement(tag);
+    if (cls) n.className = cls;
+    if (text !== undefined) n.textContent = text;
+    if (parent) parent.appendChild(n);
+    return n;
+  }
+  // a control's picture: an SVG of w x h units shown at that many px
+  function icon(w, h, paint) {
+    const s = el("svg", { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: "mx-icon", "aria-hidden": "true", focusable: "false" });
+    paint(s);
+    return s;
+  }
+  // a control with a pick key: its picture, then a label and a line under it (cost, what is left)
+  function control(parent, key, cls, aria, picture, label, sub) {
+    const c = node("div", "mx-ctl " + cls, parent);
+    c.setAttribute("data-key", key);
+    c.setAttribute("aria-label", aria);
+    c.title = aria;
+    c.appendChild(picture);
+    if (label || sub) {
+      const words = node("span", "mx-ctl-words", c);
+      if (label) node("span", "mx-ctl-label", words, label);
+      if (sub) node("span", "mx-ctl-sub", words, sub);
+    }
+    return c;
+  }
 
-  function drawStatus(svg, view) {
+  // What to do now, and what is left this turn (AP, action tokens).
+  function promptPart(view, parent) {
     const obs = view.observation;
-    const g = el("g", { class: "mx-status", role: "status", "aria-label": statusText(view) }, svg);
-    el("rect", { x: MX - 6, y: 6, width: W * S + 12, height: TOP - 10, rx: 8, fill: "#fff8e2", stroke: "#d9b65a", "stroke-width": 1.2 }, g);
-    const y = TOP / 2 + 8;
-    const phase = obs.phase;
-    if (obs.terminal || phase !== "playing") {
-      if (phase === "placing the Mexica" && view.to_move >= 0) {
-        mexicaShape(g, view.to_move, 26, { transform: `translate(${MX + 14},${TOP / 2 + 2})` });
-        txt(g, MX + 32, y, clip(t("{name} places the Mexica on a starting square", { name: seatName(view, view.to_move) }), 80), { class: "mx-status-text" });
-      } else {
-        txt(g, MX + 8, y, clip(statusText(view), 110), { class: "mx-status-text" });
-      }
+    const box = node("div", "mx-prompt", parent);
+    const line = node("div", "mx-prompt-line", box);
+    const todo = (text) => node("div", "mx-todo-line", box, text);
+    const head = (text) => `<b class="mx-head">${esc(text)}</b> `;
+    if (obs.terminal) {
+      line.innerHTML = fillHtml(t("Game over: {result}"), { result: resultLine(view) });
+      return;
+    }
+    if (obs.phase === "drawing calpulli tiles") {
+      line.textContent = t("Set-up: drawing the part-1 calpulli tiles ({drawn} of {total})",
+        { drawn: ((obs.tiles || {}).available || []).length, total: PART_ONE_TILES });
+      return;
+    }
+    if (obs.phase === "placing the Mexica") {
+      const seat = view.to_move;
+      line.innerHTML = head(t("Set-up")) + fillHtml(t("{name} places the Mexica on a starting square."), { name: who(view, seat) });
+      if (seat === view.viewer) todo(t("Click a free starting square (★) by the coat of arms."));
       return;
     }
     const seat = obs.turn_of;
-    txt(g, MX + 8, y, clip(t("Part {part} · round {round}", { part: obs.part, round: obs.round }), 22), { class: "mx-status-head" });
-    mexicaShape(g, seat, 26, { transform: `translate(${MX + 168},${TOP / 2 + 2})` });
-    const template = obs.first_turn ? t("{name} to move · first turn") : t("{name} to move");
-    richText(g, MX + 184, y, template, { name: { text: clip(seatName(view, seat), 24), attrs: { fill: seatDark(seat) } } },
-      { class: "mx-status-text" }, { class: "mx-status-plain" });
-    // AP dots, tokens held and taken, on the right
-    const right = MX + W * S - 6;
     const held = (obs.tokens || [])[seat] || 0;
-    txt(g, right, y, t("taken {taken}/{most}", { taken: obs.tokens_taken, most: TOKENS_PER_TURN }), { class: "mx-status-small", "text-anchor": "end" });
-    const tokX = right - 122;
-    tokenShape(g, 9, { transform: `translate(${tokX},${TOP / 2 + 3})` });
-    txt(g, tokX + 13, y, `×${held}`, { class: "mx-status-text" });
-    const apX = tokX - 40 - AP_PER_TURN * 18;
-    txt(g, apX - 10, y, t("{n} AP", { n: obs.ap }), { class: "mx-status-head", "text-anchor": "end" });
-    for (let i = 0; i < AP_PER_TURN; i++) {
-      el("circle", { cx: apX + 8 + i * 18, cy: TOP / 2 + 3, r: 6.5, fill: i < obs.ap ? "#e0a000" : "#efe6cf", stroke: i < obs.ap ? "#8a6410" : "#c9b98c", "stroke-width": 1.3 }, g);
-    }
+    // the AP left, and the held action tokens that may add to them (taken ones: on Token)
+    line.innerHTML = head(t("Part {part} · round {round}", { part: obs.part, round: obs.round })) +
+      fillHtml(t("{name} to move: {ap} AP left"), { name: who(view, seat), ap: `<span class="mx-ap-num">${obs.ap}</span>` }) +
+      (held ? ` <span class="mx-plus" title="${esc(tn("{n} action token held", "{n} action tokens held", held))}">` +
+        `<i class="mx-ico mx-ico-token"></i>${esc(tn("+{n} token", "+{n} tokens", held))}</span>` : "");
+    const mine = seat === view.viewer && (view.legal || []).length;
+    if (!obs.first_turn && !mine) return;
+    const what = node("div", "mx-todo-line", box);
+    if (obs.first_turn) node("span", "mx-warn", what, t("first turn: no blocking a rival Mexica"));
+    if (mine) node("span", "mx-todo", what, t("Walk: a highlighted square. Else: a button, then a square."));
   }
 
-  function statusText(view) {
+  // The tools (with the supply they draw on), End turn, one's buildings, this part's tiles and
+  // the two bridge axes (shown only while an axis is to be picked).
+  function controlsPart(view, parent) {
     const obs = view.observation;
-    if (obs.terminal) return t("Game over: {result}", { result: resultLine(view, true) });
-    if (obs.phase === "drawing calpulli tiles") {
-      return t("Set-up: drawing the part-1 calpulli tiles ({drawn} of {total})",
-        { drawn: ((obs.tiles || {}).available || []).length, total: PART_ONE_TILES });
-    }
-    if (obs.phase === "placing the Mexica") {
-      return t("Set-up: {name} places the Mexica on a starting square", { name: seatName(view, view.to_move) });
-    }
-    const seat = obs.turn_of;
-    const parts = [
-      t("Part {part}, round {round}: {name} to move", { part: obs.part, round: obs.round, name: seatName(view, seat) }),
-      tn("{n} AP left", "{n} AP left", obs.ap),
-      tn("{n} action token held", "{n} action tokens held", (obs.tokens || [])[seat] || 0),
-      t("{taken} of {most} taken this turn", { taken: obs.tokens_taken, most: TOKENS_PER_TURN }),
-    ];
-    if (obs.first_turn) parts.push(t("first turn: no blocking a rival Mexica"));
-    return parts.join(", ");
-  }
-
-  // ---- the action bar ---------------------------------------------------------------------------
-  function button(parent, x, y, w, h, key, label, attrs) {
-    const g = el("g", Object.assign({ class: "mx-btn", transform: `translate(${x},${y})`, "data-key": key, "aria-label": label }, attrs || {}), parent);
-    el("rect", { class: "mx-btn-bg", x: 0, y: 0, width: w, height: h, rx: 7 }, g);
-    return g;
-  }
-
-  function drawBar(svg, view) {
-    const obs = view.observation;
-    const bar = el("g", { class: "mx-bar", transform: `translate(0,${TOP + BAR_Y})` }, svg);
     const playing = obs.phase === "playing";
-    const mover = playing ? obs.turn_of : (view.to_move >= 0 ? view.to_move : (view.viewer != null ? view.viewer : 0));
+    const mover = playing ? obs.turn_of : (view.to_move >= 0 ? view.to_move : 0);
+    const me = view.viewer !== null && view.viewer !== undefined ? view.viewer : mover;
     const supply = obs.supply || {};
-    const row1 = 8, h1 = 54, row2 = 72, h2 = 62;
     const singles = supply.single_canals || 0, doubles = supply.double_canals || 0;
     const bridges = supply.bridges || 0, tokens = supply.action_tokens || 0;
+    const box = node("div", "mx-controls", parent);
 
-    // tools
-    const tools = [
-      ["tool:teleport", t("Teleport"), t("{n} AP", { n: 5 }), t("Teleport your Mexica to any free square or bridge (5 AP)"), (g) => {
-        el("circle", { cx: 21, cy: 27, r: 16, fill: "none", stroke: "#8a6410", "stroke-width": 1.4, "stroke-dasharray": "3 3" }, g);
-        mexicaShape(g, mover >= 0 ? mover : 0, 28, { transform: "translate(21,28)" });
-      }],
-      ["tool:canal", t("Canal"), t("1 AP · {n} left", { n: singles }), t("Place a single canal tile (1 AP), {n} left", { n: singles }), (g) => {
-        el("rect", { x: 10, y: 14, width: 26, height: 26, rx: 2, fill: COLOUR.canal, stroke: "#1d4f73", "stroke-width": 1.5 }, g);
-      }],
-      ["tool:double", t("Double"), t("1 AP · {n} left", { n: doubles }), t("Place a double canal tile on two neighbouring squares (1 AP), {n} left", { n: doubles }), (g) => {
-        el("rect", { x: 6, y: 20, width: 36, height: 18, rx: 2, fill: COLOUR.canal, stroke: "#1d4f73", "stroke-width": 1.5 }, g);
-        el("line", { x1: 24, y1: 20, x2: 24, y2: 38, stroke: "#1d4f73", "stroke-width": 1, "stroke-dasharray": "2 2" }, g);
-      }],
-      ["tool:bridge", t("Bridge"), t("1 AP · {n} left", { n: bridges }), t("Place a bridge from the supply (1 AP), {n} left", { n: bridges }), (g) => {
-        bridgeShape(g, "W-E", 34, 16, { transform: "translate(24,28)" });
-      }],
-      ["tool:move_bridge", t("Move bridge"), t("{n} AP", { n: 1 }), t("Move a bridge, once all 11 are on the board (1 AP)"), (g) => {
-        bridgeShape(g, "W-E", 26, 13, { transform: "translate(19,33)" });
-        el("path", { d: "M8,18 Q20,8 33,16 M33,16 l-5,-4 M33,16 l-6,2", fill: "none", stroke: "#8a6410", "stroke-width": 1.8, "stroke-linecap": "round" }, g);
-      }],
-      ["token", t("Token"), t("1 AP · {n} left", { n: tokens }),
-        t("Take an action token from the supply (1 AP), {n} in the supply, {taken} of {most} taken this turn", { n: tokens, taken: obs.tokens_taken || 0, most: TOKENS_PER_TURN }), (g) => {
-          tokenShape(g, 12, { transform: "translate(22,28)" });
-        }],
-      ["end", t("End turn"), t("unused AP lost"), t("End your turn"), (g) => {
-        el("path", { d: "M10,29 l8,8 l16,-18", fill: "none", stroke: "#2e7d32", "stroke-width": 4, "stroke-linecap": "round", "stroke-linejoin": "round" }, g);
-      }],
-    ];
-    const tx0 = MX, gap = 6;
-    const tw = (W * S - gap * (tools.length - 1)) / tools.length;
-    tools.forEach(([key, label, sub, aria, icon], i) => {
-      const g = button(bar, tx0 + i * (tw + gap), row1, tw, h1, key, aria, { class: "mx-btn mx-tool" });
-      icon(g);
-      txt(g, 43, 23, clip(label, 14), { class: label.length > 11 ? "mx-btn-label mx-btn-long" : "mx-btn-label" });
-      txt(g, 43, 40, clip(sub, 16), { class: sub.length > 14 ? "mx-btn-sub mx-btn-long" : "mx-btn-sub" });
-    });
+    const tools = node("div", "mx-group mx-tools", box);
+    control(tools, "tool:teleport", "mx-tool", t("Teleport your Mexica to any free square or bridge (5 AP)"), icon(26, 26, (g) => {
+      el("circle", { cx: 13, cy: 13, r: 11.5, fill: "none", stroke: "#8a6410", "stroke-width": 1.3, "stroke-dasharray": "3 2.5" }, g);
+      mexicaShape(g, mover, 19, { transform: "translate(13,14)" });
+    }), t("Teleport"), t("{n} AP", { n: 5 }));
+    control(tools, "tool:canal", "mx-tool", t("Place a single canal tile (1 AP), {n} left", { n: singles }), icon(26, 26, (g) => {
+      el("rect", { x: 4, y: 4, width: 18, height: 18, rx: 2, fill: COLOUR.canal, stroke: "#1d4f73", "stroke-width": 1.5 }, g);
+    }), t("Canal"), t("1 AP · {n} left", { n: singles }));
+    control(tools, "tool:double", "mx-tool", t("Place a double canal tile on two neighbouring squares (1 AP), {n} left", { n: doubles }), icon(26, 26, (g) => {
+      el("rect", { x: 1, y: 7, width: 24, height: 12, rx: 2, fill: COLOUR.canal, stroke: "#1d4f73", "stroke-width": 1.5 }, g);
+      el("line", { x1: 13, y1: 7, x2: 13, y2: 19, stroke: "#1d4f73", "stroke-width": 1, "stroke-dasharray": "2 2" }, g);
+    }), t("Double"), t("1 AP · {n} left", { n: doubles }));
+    // placing a bridge while the supply has one; moving one once all 11 are on the board
+    if (bridges) {
+      control(tools, "tool:bridge", "mx-tool", t("Place a bridge from the supply (1 AP), {n} left", { n: bridges }), icon(26, 26, (g) => {
+        bridgeShape(g, "W-E", 24, 12, { transform: "translate(13,13)" });
+      }), t("Bridge"), t("1 AP · {n} left", { n: bridges }));
+    } else {
+      control(tools, "tool:move_bridge", "mx-tool", t("Move a bridge, once all 11 are on the board (1 AP)"), icon(26, 26, (g) => {
+        bridgeShape(g, "W-E", 20, 10, { transform: "translate(12,18)" });
+        el("path", { d: "M4,8 Q13,0 22,6 M22,6 l-4,-3 M22,6 l-5,1", fill: "none", stroke: "#8a6410", "stroke-width": 1.6, "stroke-linecap": "round" }, g);
+      }), t("Move bridge"), t("{n} AP", { n: 1 }));
+    }
+    control(tools, "token", "mx-tool", t("Take an action token from the supply (1 AP), {n} in the supply, {taken} of {most} taken this turn",
+      { n: tokens, taken: obs.tokens_taken || 0, most: TOKENS_PER_TURN }), icon(26, 26, (g) => {
+      tokenShape(g, 11, { transform: "translate(13,13)" });
+    }), t("Token"), t("taken {taken}/{most}", { taken: obs.tokens_taken || 0, most: TOKENS_PER_TURN }));
+    control(tools, "end", "mx-tool mx-end", t("End your turn"), icon(26, 26, (g) => {
+      el("path", { d: "M4,13 l6,6 l12,-13", fill: "none", stroke: "#2e7d32", "stroke-width": 3.5, "stroke-linecap": "round", "stroke-linejoin": "round" }, g);
+    }), t("End turn"), t("unused AP lost"));
 
-    // a title and two hint lines before a row of buttons; the room they take (words differ in
-    // length from one language to another)
-    const heading = (x, lines) => {
-      txt(bar, x, row2 + 14, lines[0], { class: "mx-bar-title" });
-      txt(bar, x, row2 + 30, lines[1], { class: "mx-bar-hint" });
-      txt(bar, x, row2 + 44, lines[2], { class: "mx-bar-hint" });
-      return Math.max(50, Math.ceil(lines[0].length * 9.2) + 8, Math.ceil(Math.max(lines[1].length, lines[2].length) * 6.3) + 6);
-    };
-
-    // buildings of the mover's supply
-    const left = ((obs.buildings_left || [])[mover]) || [0, 0, 0, 0];
-    let x = MX;
-    x += heading(x, [t("Build"), t("supply"), mover === view.viewer ? t("(yours)") : t("(seat {n})", { n: mover })]);
+    // one's own buildings (the mover's, for a spectator): a building of L levels costs L AP
+    const build = node("div", "mx-group mx-build", box);
+    node("span", "mx-glabel", build, t("Build"));
+    const left = ((obs.buildings_left || [])[me]) || [0, 0, 0, 0];
     for (let lv = 1; lv <= 4; lv++) {
       const n = left[lv - 1] || 0;
       const aria = tn("Build a building of {n} level ({n} AP), {left} left", "Build a building of {n} levels ({n} AP), {left} left", lv, { left: n });
-      const g = button(bar, x, row2, 70, h2, "level:" + lv, aria, { class: "mx-btn mx-level" + (n ? "" : " mx-empty") });
-      buildingShape(g, mover >= 0 ? mover : 0, lv, 38, { transform: "translate(23,31)" });
-      txt(g, 45, 28, "×" + n, { class: "mx-btn-label" });
-      txt(g, 45, 46, t("{n} AP", { n: lv }), { class: "mx-btn-sub" });
-      x += 74;
+      control(build, "level:" + lv, "mx-level" + (n ? "" : " mx-empty"), aria,
+        icon(26, 26, (g) => buildingShape(g, me, lv, 26, { transform: "translate(13,13)" })), null, "×" + n);
     }
 
-    // this part's calpulli tiles
-    x += 10;
-    x += heading(x, [t("Found"), t("part {part}", { part: obs.part || 1 }), t("tiles")]);
-    const tiles = (obs.tiles || {}).available || [];
+    // this part's calpulli tiles (founding is free)
+    const found = node("div", "mx-group mx-found", box);
+    node("span", "mx-glabel", found, t("Found"));
     const counts = new Map();
-    tiles.forEach((sz) => counts.set(sz, (counts.get(sz) || 0) + 1));
-    const sizes = [...counts.keys()].sort((a, b2) => a - b2);
-    const tileW = 39;
-    if (!sizes.length) txt(bar, x, row2 + 35, obs.phase === "drawing calpulli tiles" ? t("being drawn") : t("none left"), { class: "mx-bar-hint" });
+    ((obs.tiles || {}).available || []).forEach((sz) => counts.set(sz, (counts.get(sz) || 0) + 1));
+    const sizes = [...counts.keys()].sort((a, c) => a - c);
+    if (!sizes.length) node("span", "mx-none", found, obs.phase === "drawing calpulli tiles" ? t("being drawn") : t("none left"));
     sizes.forEach((size) => {
       const n = counts.get(size);
       let aria = t("Found a district with the calpulli tile {size} (free): the founder scores {middle}, others present {small}", { size, middle: middle(size), small: small(size) });
       if (n > 1) aria += ", " + tn("{n} tile of this size", "{n} tiles of this size", n);
-      const g = button(bar, x, row2, tileW, h2, "tile:" + size, aria, { class: "mx-btn mx-tilebtn" });
-      if (n > 1) tileShape(g, size, 32, { transform: "translate(25,28)", opacity: 0.6 });
-      tileShape(g, size, 32, { transform: `translate(${n > 1 ? 20 : 22},${n > 1 ? 33 : 31})` });
-      x += tileW + 3;
+      control(found, "tile:" + size, "mx-tilebtn", aria, icon(28, 28, (g) => {
+        if (n > 1) tileShape(g, size, 24, { transform: "translate(16,12)", opacity: 0.55 });
+        tileShape(g, size, 24, { transform: n > 1 ? "translate(12,16)" : "translate(14,14)" });
+      }), null, n > 1 ? "×" + n : null);
     });
 
-    // the axis of a bridge, when both are possible (a bridge drawn along it, and its name)
-    const ax = MX + W * S - 2 * 48 - 4;
-    ["N-S", "W-E"].forEach((axis, i) => {
-      const g = button(bar, ax + i * 52, row2, 48, h2, "axis:" + axis, t("Bridge axis {axis}", { axis: axisWords(axis) }), { class: "mx-btn mx-axis" });
-      bridgeShape(g, axis, 30, 13, { transform: "translate(24,25)" });
-      txt(g, 24, 55, axisShort(axis), { class: "mx-btn-sub", "text-anchor": "middle" });
+    // the axis of a bridge, when both are possible
+    const axes = node("div", "mx-group mx-axes", box);
+    ["N-S", "W-E"].forEach((axis) => {
+      control(axes, "axis:" + axis, "mx-axis", t("Bridge axis {axis}", { axis: axisWords(axis) }), icon(26, 26, (g) => {
+        bridgeShape(g, axis, 22, 10, { transform: "translate(13,13)" });
+      }), axisShort(axis), null);
     });
+  }
+
+  function dockPart(view) {
+    const dock = node("div", "mx mx-dock");
+    dock.setAttribute("data-dock", "");
+    promptPart(view, dock);
+    if (!view.observation.terminal) controlsPart(view, dock);
+    return dock;
   }
 
   // ---- the side panel ---------------------------------------------------------------------------
   function chip(seat) {
-    return `<span class="mx-chip" style="background:${seatColour(seat)};border-color:${seatDark(seat)}">${seat}</span>`;
+    return `<span class="mx-chip" style="background:${seatColour(seat)};border-color:${seatDark(seat)}">${seat + 1}</span>`;
   }
   function tileHtml(size, cls) {
     const title = t("calpulli tile {size}: {size} / {middle} / {small}", { size, middle: middle(size), small: small(size) });
@@ -580,38 +550,19 @@
   }
   function who(view, seat) { return `${chip(seat)} <b>${esc(seatName(view, seat))}</b>`; }
 
-  function turnHtml(view) {
+  // The turn's longer notes, below the dock (its prompt says what to do in one line).
+  function notesHtml(view) {
     const obs = view.observation;
-    const phase = obs.phase;
-    let head = t("Part {part} · round {round}", { part: obs.part, round: obs.round });
-    if (phase === "drawing calpulli tiles" || phase === "placing the Mexica") head = t("Set-up");
-    if (obs.terminal) head = t("Game over");
+    if (obs.terminal || obs.phase !== "playing") return "";
+    const seat = obs.turn_of;
     let body = "";
-    const line = (html) => `<div class="mx-turn-line">${html}</div>`;
-    if (obs.terminal) {
-      body = line(resultLine(view));
-    } else if (phase === "drawing calpulli tiles") {
-      const drawn = ((obs.tiles || {}).available || []).length;
-      body = line(esc(t("Drawing the part-1 calpulli tiles: {drawn} of {total}.", { drawn, total: PART_ONE_TILES })));
-    } else if (phase === "placing the Mexica") {
-      const seat = view.to_move;
-      body = line(fillHtml(t("{name} places the Mexica on a starting square."), { name: who(view, seat) }));
-      if (seat === view.viewer) body += div("mx-hint", t("Click a free starting square (★) by the coat of arms."));
-    } else {
-      const seat = obs.turn_of;
-      const held = (obs.tokens || [])[seat] || 0;
-      let text = fillHtml(t("{name} to move: {ap} AP left"), { name: who(view, seat), ap: `<span class="mx-ap-num">${obs.ap}</span>` });
-      if (held) text += " " + span("mx-plus", tn("+{n} token", "+{n} tokens", held));
-      body = line(text);
-      if (obs.idle_round && seat !== 0) {
-        body += div("mx-note", t("Nobody has taken an action this round yet: if nobody does, part {part} ends with this round.", { part: obs.part }));
-      }
-      if (obs.first_turn) body += div("mx-warn", t("First turn: you may not leave a rival Mexica with nowhere to step."));
-      if (seat === view.viewer && (view.legal || []).length) {
-        body += div("mx-hint", t("Walk: click a highlighted square next to your Mexica (from a bridge: another bridge by boat). Build: a building of your supply, then a square. Found: a tile, then a square. Canals and bridges: the tool, then the square(s)."));
-      }
+    if (obs.idle_round && seat !== 0) {
+      body += div("mx-note", t("Nobody has taken an action this round yet: if nobody does, part {part} ends with this round.", { part: obs.part }));
     }
-    return box(head, body, "mx-turn");
+    if (seat === view.viewer && (view.legal || []).length) {
+      body += div("mx-hint", t("Walk: click a highlighted square next to your Mexica (from a bridge: another bridge by boat). Build: a building of your supply, then a square. Found: a tile, then a square. Canals and bridges: the tool, then the square(s)."));
+    }
+    return body ? box(t("Part {part} · round {round}", { part: obs.part, round: obs.round }), body, "mx-turn") : "";
   }
 
   function seatsHtml(view, b) {
@@ -653,7 +604,7 @@
     if (!reserve.some((r) => sum(r))) return "";
     const same = reserve.every((r) => r.join("/") === reserve[0].join("/"));
     if (same) return " " + t("Part 2 adds {counts} to each seat.", { counts: reserve[0].join("/") });
-    const each = reserve.map((r, s) => t("{seat}: {counts}", { seat: s, counts: r.join("/") })).join(", ");
+    const each = reserve.map((r, s) => t("{seat}: {counts}", { seat: s + 1, counts: r.join("/") })).join(", ");
     return " " + t("Part 2 adds {counts}.", { counts: each });
   }
 
@@ -966,14 +917,23 @@
     }
   }
 
-  // A click on a square with no tool picked: a step or a boat trip of the mover's Mexica.
+  // `to` if it is next to `from`, else the neighbour of `from` on the way to it
+  function towards(from, to) {
+    const [c0, r0] = parse(from), [c1, r1] = parse(to);
+    const across = Math.abs(c1 - c0) >= Math.abs(r1 - r0);
+    const c = c0 + (across ? Math.sign(c1 - c0) : 0), r = r0 + (across ? 0 : Math.sign(r1 - r0));
+    return inGrid(c, r) && (c !== c0 || r !== r0) ? nameOf(c, r) : neighbours(from)[0][1];
+  }
+
+  // A click on a square with no tool picked: a step, a boat trip (to a bridge) or else the
+  // teleport that alone goes that far (its reason: the square is taken, or the AP are short).
   function stepAttempt(key, view, b) {
     const obs = view.observation || {};
     const at = (obs.mexica || [])[obs.turn_of];
-    if (!at || key === at) return null;
+    if (!at) return null;
     const step = neighbours(at).find(([, n]) => n === key);
     if (step) return "walk " + step[0];
-    return b.bridges.has(at) && b.bridges.has(key) ? "boat to " + key : null;
+    return b.bridges.has(key) && key !== at ? "boat to " + key : "teleport " + key;
   }
 
   // The move (in notation) meant by a click on `key`, which is not pickable now, after the
@@ -983,8 +943,9 @@
     const k = String(key);
     path = path || [];
     if (obs.terminal) return null;
-    if (obs.phase === "placing the Mexica") return isSquare(k) ? "start at " + k : null;
-    if (obs.phase !== "playing") return null;
+    // in the set-up any other piece meets the set-up's own reason
+    if (obs.phase === "placing the Mexica") return isSquare(k) ? "start at " + k : "end";
+    if (obs.phase !== "playing") return "end";
     if (k === "end" || k === "token") return k;
     if (k.startsWith("walk:")) return "walk " + k.slice(5);
     const b = boardOf(view);
@@ -993,7 +954,8 @@
       const axis = k.slice(5);
       if (tool === "tool:bridge" && path.length === 2) return `bridge ${path[1]} ${axis}`;
       if (tool === "tool:move_bridge" && path.length === 3) return `move bridge ${path[1]} to ${path[2]} ${axis}`;
-      return null;
+      const site = bridgeSite(b, null);  // an axis before its square: a bridge along it
+      return site ? `bridge ${site} ${axis}` : "bridge P8 " + axis;
     }
     if (!isSquare(k)) return toolAttempt(k, view, b);
     if (!tool || isSquare(tool)) return stepAttempt(k, view, b);
@@ -1003,7 +965,7 @@
       case "tool:teleport": return "teleport " + k;
       case "tool:canal": return "canal " + k;
       case "tool:double": {
-        if (path.length >= 2) return neighbours(path[1]).some(([, n]) => n === k) ? `canal ${path[1]}-${k}` : null;
+        if (path.length >= 2) return `canal ${path[1]}-${towards(path[1], k)}`;
         const ends = accesses(b);
         const near = neighbours(k).map(([, n]) => n);
         const other = near.find((n) => diggable(b, n, ends)) || near.find((n) => terrainOf(b, n) !== "~") || near[0];
@@ -1012,8 +974,7 @@
       case "tool:bridge": return "bridge " + k;
       case "tool:move_bridge": {
         if (path.length >= 2) return `move bridge ${path[1]} to ${k}`;
-        const to = bridgeSite(b, k);
-        return to ? `move bridge ${k} to ${to}` : null;
+        return `move bridge ${k} to ${bridgeSite(b, k) || k}`;
       }
       default: return null;
     }
@@ -1040,34 +1001,23 @@
 
   // ---- draw -------------------------------------------------------------------------------------
   let uidCounter = 0;
+  // The island in the frame (drawn at the width it is given), the turn's controls for the dock
+  // and the tables to read below it (the shell moves the [data-dock] and [data-extra] parts).
   function draw(root, view) {
     const obs = view.observation || {};
     const b = readBoard(obs);
     const uid = "m" + (++uidCounter);
-    const over = !!obs.terminal;
-    const height = TOP + (over ? BOARD_H + 6 : VIEW_H);
-    const wrap = document.createElement("div");
-    wrap.className = "mx";
-    const grid = document.createElement("div");
-    grid.className = "mx-grid";
-    const svg = el("svg", { viewBox: `0 0 ${BOARD_W} ${height}`, class: "mx-board", role: "group", "aria-label": t("the island of Mexica: 23 columns A to W, 16 rows 1 to 16") });
+    const svg = el("svg", { viewBox: `0 0 ${BOARD_W} ${BOARD_H}`, class: "mx-board", role: "group", "aria-label": t("the island of Mexica: 23 columns A to W, 16 rows 1 to 16") });
     defs(svg, uid);
-    el("rect", { x: 0, y: 0, width: BOARD_W, height, fill: "#f6efdc", rx: 10 }, svg);
-    drawStatus(svg, view);
-    drawIsland(el("g", { transform: `translate(0,${TOP})` }, svg), view, b, uid);
-    if (!over) drawBar(svg, view);
-    const boardBox = document.createElement("div");
-    boardBox.className = "mx-main";
-    boardBox.appendChild(svg);
-    const side = document.createElement("div");
-    side.className = "mx-side";
-    side.innerHTML = turnHtml(view) + seatsHtml(view, b) + districtsHtml(view, b) + scoringsHtml(view);
-    const under = document.createElement("div");
-    under.className = "mx-under";
-    under.innerHTML = tilesPanelHtml(view, b) + supplyHtml(view) + legendHtml();
-    grid.append(boardBox, side, under);
-    wrap.appendChild(grid);
-    root.appendChild(wrap);
+    el("rect", { x: 0, y: 0, width: BOARD_W, height: BOARD_H, fill: "#f6efdc", rx: 10 }, svg);
+    drawIsland(svg, view, b, uid);
+    const island = node("div", "mx mx-island");
+    island.appendChild(svg);
+    const extras = node("div", "mx mx-extras");
+    extras.setAttribute("data-extra", "");
+    extras.innerHTML = notesHtml(view) + seatsHtml(view, b) + districtsHtml(view, b) + scoringsHtml(view) +
+      tilesPanelHtml(view, b) + supplyHtml(view) + legendHtml();
+    root.append(island, dockPart(view), extras);
   }
 
   window.Tlatelolco.register("mexica", { draw, keys, result, label, attempt, lastMoveKeys });
