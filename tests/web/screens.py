@@ -139,8 +139,8 @@ GENERIC = ("That is not one of your moves now.", "Ahora eso no es una de tus jug
 
 def check_wrong_click(page: Any) -> None:
     """A click on a piece that is no move now: the reason on one line (two on a phone) over
-    the board (nothing below it moves, taps go through it), the rules' reason in words (not the page's generic refusal, no engine
-    notation in brackets or quotes)."""
+    the board (nothing below it moves, taps go through it), the rules' reason in words (not
+    the page's generic refusal, no engine notation in brackets or quotes)."""
     wrong = page.locator("#board-content [data-key]:not(.pick)")
     if not wrong.count():
         return
