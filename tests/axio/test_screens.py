@@ -18,6 +18,7 @@ import pytest
 from tests.web import screens
 from tests.web.apps import live_server
 from tests.web.browsers import browser
+from tests.web.screens import reason_of_click
 from tests.web.test_browser import click_move, csp_violations, page_view
 
 __all__ = ["browser"]  # the fixture, shared with the other browser tests
@@ -78,15 +79,6 @@ def off_screen(page: Any, selector: str) -> list[dict[str, Any]]:
     return [b for b in boxes(page, selector)
             if b["box"][0] < -1 or b["box"][1] < -1 or b["box"][2] > size[0] + 1
             or b["box"][3] > size[1] + 1]
-
-
-def reason_for(page: Any, selector: str) -> str:
-    """Click the first element of `selector` (no move now) and read the reason shown."""
-    page.evaluate("document.getElementById('reason').hidden = true")
-    page.locator(selector).first.click(force=True)
-    page.wait_for_selector("#reason:not([hidden])")
-    page.wait_for_function("() => document.getElementById('reason').textContent.trim() !== ''")
-    return page.locator("#reason").text_content().strip()
 
 
 def assert_in_words(text: str, where: str) -> None:
@@ -202,16 +194,16 @@ def test_every_wrong_click_gets_the_rules_reason(browser, base) -> None:
     context = screens.new_context(browser, "laptop")
     page, errors = open_page(context, base)
     said = {
-        "an empty square away from the display": reason_for(page, "#board-content .ax-void"),
-        "a placed tile": reason_for(page, "#board-content .ax-tiles [data-key]"),
-        "a rotation before its cell": reason_for(page, "#dock-game .ax-rot"),
-        "a colour before its cell": reason_for(page, "#dock-game .ax-swatch"),
+        "an empty square away from the display": reason_of_click(page, "#board-content .ax-void"),
+        "a placed tile": reason_of_click(page, "#board-content .ax-tiles [data-key]"),
+        "a rotation before its cell": reason_of_click(page, "#dock-game .ax-rot"),
+        "a colour before its cell": reason_of_click(page, "#dock-game .ax-swatch"),
     }
     page.locator("#board-content .ax-cell.pick").first.click()
     page.wait_for_selector("#dock-game .ax-rot.pick")
-    said["another free cell after a cell"] = reason_for(
+    said["another free cell after a cell"] = reason_of_click(
         page, "#board-content .ax-cell:not(.picked)")
-    said["a colour before the rotation"] = reason_for(page, "#dock-game .ax-swatch")
+    said["a colour before the rotation"] = reason_of_click(page, "#dock-game .ax-swatch")
     for where, text in said.items():
         assert_in_words(text, where)
     assert "does not touch the display along an edge" in \
@@ -228,7 +220,7 @@ def test_every_wrong_click_gets_the_rules_reason(browser, base) -> None:
         page.get_by_role("button", name="Español").click()
     screens.wait_turn(page)
     page.wait_for_selector("#board-content .ax-cell.pick")
-    text = reason_for(page, "#board-content .ax-void")
+    text = reason_of_click(page, "#board-content .ax-void")
     assert_in_words(text, "in Spanish")
     assert "no toca" in text, text
     assert errors == []

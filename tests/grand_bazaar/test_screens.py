@@ -95,15 +95,6 @@ def check_targets(page: Any, viewport: str) -> None:
         assert share <= DOCK_SHARE, f"the dock takes {share:.0%} of the screen"
 
 
-def reason_for(page: Any, element: Any) -> str:
-    """Click `element` (no move now) and read the reason the page shows for it."""
-    page.evaluate("document.getElementById('reason').hidden = true;"
-                  " document.getElementById('reason').textContent = ''")
-    element.click(force=True)
-    page.wait_for_function("() => document.getElementById('reason').textContent.trim() !== ''")
-    return page.locator("#reason").text_content().strip()
-
-
 def check_reasons_in_words(page: Any, where: str) -> dict[str, str]:
     """Issue point 9: 'Some refusals are generic ("That is not one of your moves now.") or
     show engine notation'. A click on each kind of piece drawn with a key that is no move
@@ -115,7 +106,7 @@ def check_reasons_in_words(page: Any, where: str) -> dict[str, str]:
     for key in keys:
         element = page.locator(", ".join(f'{a} [data-key="{key}"]:not(.pick)'
                                          for a in PLAY_AREA.split(", "))).first
-        text = reason_for(page, element)
+        text = screens.reason_of_click(page, element)
         assert text and text != GENERIC, f"{where}, {key}: the generic refusal {text!r}"
         for notation in ("('", "')", "'buy", "'sell", "'end", "'reveal", "+1 ", " -1"):
             assert notation not in text, f"{where}, {key}: notation {notation!r} in {text!r}"

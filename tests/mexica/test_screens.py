@@ -80,15 +80,6 @@ def check_dock_share(page: Any, viewport: str) -> None:
         assert share <= 0.4, f"the dock takes {share:.0%} of the screen"
 
 
-def reason_after(page: Any, target: Any) -> str:
-    """The reason shown after a click on `target`, a piece that is no move now."""
-    page.evaluate("() => { const r = document.getElementById('reason');"
-                  " r.hidden = true; r.textContent = ''; }")
-    target.click(force=True)
-    page.wait_for_selector("#reason:not([hidden])")
-    return page.locator("#reason").text_content().strip()
-
-
 def check_phase(page: Any, viewport: str, phase: str) -> None:
     """Issue point 5 (Mexica at 1366x900: the action bar, canal, bridge, token, End turn, and
     the building supply below the fold, every turn scrolls): the prompt with the AP left, every
@@ -103,7 +94,7 @@ def check_phase(page: Any, viewport: str, phase: str) -> None:
     said = [page.locator("#reason").text_content()]
     dim = page.locator("#dock-game .mx-ctl:not(.pick):not(.picked):visible")
     if dim.count():
-        said.append(reason_after(page, dim.first))
+        said.append(screens.reason_of_click(page, dim.first))
     for text in said:
         assert text.strip() and text != GENERIC and not NOTATION.search(text), said
 

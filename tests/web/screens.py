@@ -162,3 +162,15 @@ def check_wrong_click(page: Any) -> None:
     after = page.evaluate("document.getElementById('dock').getBoundingClientRect().top"
                           " + window.scrollY")
     assert abs(after - before) <= SLACK, f"the reason moved the page by {after - before} px"
+
+
+def reason_of_click(page: Any, target: Any) -> str:
+    """Click `target` (a locator, or a selector's first element: a piece that is no move now)
+    and read the reason the page shows for it."""
+    if isinstance(target, str):
+        target = page.locator(target).first
+    page.evaluate("() => { const r = document.getElementById('reason');"
+                  " r.hidden = true; r.textContent = ''; }")
+    target.click(force=True)
+    page.wait_for_function("() => document.getElementById('reason').textContent.trim() !== ''")
+    return page.locator("#reason").text_content().strip()  # type: ignore[no-any-return]
