@@ -117,6 +117,9 @@ class ErrorBody(BaseModel):
     error: str
     message: str
     status: int
+    detail: str | None = Field(None, description=(
+        "An illegal move's engine text, with the moves legal now (the message is the rules' "
+        "reason in words, for people)"))
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
