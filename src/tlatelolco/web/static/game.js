@@ -539,7 +539,7 @@
   // (zoom ≥ 1: at that many times its width, panned inside the frame) or scaled down with
   // CSS zoom (zoom < 1, and "fit": the whole board within the frame's height, which leaves
   // room below for the dock, so a whole turn is on one screen).
-  const ZOOMS = [0.5, 0.75, 1, 1.5, 2, 3];
+  const ZOOMS = [0.5, 0.75, 1, 1.5, 2, 3, 4];
   const MIN_ZOOM = 0.4, MAX_ZOOM = 4;
   const MIN_FRAME = 180;    // px: below this the frame stops shrinking for the dock
   const HINT_EQUAL = 0.05;  // values closer than this are within a short search's noise
