@@ -176,7 +176,7 @@ def test_a_turn_in_three_steps_fits_the_screen(browser, base, viewport) -> None:
     check_dock_share(page, viewport)
     version = page_view(page)["version"]
     page.locator("#dock-game .ax-swatch.pick").first.click()
-    page.wait_for_function(f"window.TlatelolcoPage.view.version > {version}")
+    page.wait_for_function(f"() => window.TlatelolcoPage.view.version > {version}")
     # the next turn, after the bot's: a larger display, the same checks
     view = screens.wait_turn(page)
     if view["status"] == "running":
@@ -284,7 +284,7 @@ def test_the_last_turn_and_the_end_on_a_phone(browser, base) -> None:
     screens.check_turn_in_view(page, ".ax-prompt, .ax-strip")
     check_dock_share(page, "phone")
     click_move(page, "axio", random.Random(34).choice(view["legal"]), view["version"])
-    page.wait_for_function("window.TlatelolcoPage.view.status === 'finished'")
+    page.wait_for_function("() => window.TlatelolcoPage.view.status === 'finished'")
     screens.wait_turn(page)
     screens.check_every_zoom(page)
     screens.check_fit(page)

@@ -110,7 +110,10 @@ def wrong_click(page: Any, view: dict[str, Any], rng: random.Random) -> str | No
     if not candidates:
         return None
     key, text = rng.choice(candidates)
-    assert text.split()[0] in ("place", "move", "coin", "buy", "king", "play", "end"), text
+    if isinstance(text, dict):  # the renderer's own words (a rival's buyer)
+        assert text["reason"].strip(), (key, text)
+    else:
+        assert text.split()[0] in ("place", "move", "coin", "buy", "king", "play", "end"), text
     page.locator(keyed(f'[data-key="{key}"]')).first.click(force=True)
     page.wait_for_function("() => { const r = document.getElementById('reason');"
                            " return r && !r.hidden && r.textContent.length > 0; }",

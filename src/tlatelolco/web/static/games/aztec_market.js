@@ -707,8 +707,11 @@
     if (!myTurn(view)) return null;   // the shell says whose turn it is
     const legal = new Set((view.legal || []).map((m) => m.text));
     const refused = (text) => (text && !legal.has(text) ? text : null);
-    const meant = isBuyer(key) && key[0] !== SIDE_LETTERS[view.viewer] ? null
-      : phaseAttempt(path, key, view, refused);
+    // a rival's buyer: no move names it for this seat, so the page says why itself
+    if (isBuyer(key) && key[0] !== SIDE_LETTERS[view.viewer]) {
+      return {reason: t("{buyer} is another player's buyer: you may use only your own.", {buyer: key})};
+    }
+    const meant = phaseAttempt(path, key, view, refused);
     if (meant) return meant;
     // a piece that means nothing in this phase: a move of another phase, which the engine
     // refuses by naming, in words, what this phase is for
