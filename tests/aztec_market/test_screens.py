@@ -39,7 +39,6 @@ PHASES: dict[str, tuple[str, str, str | None]] = {
 # phases where some wrong click on the market always has an engine reason in words: a taken
 # square (the set-up, once a tile is down), the hole (PASS's moves, PLAY)
 WORDS = {"build", "pass moves", "play"}
-GENERIC = ("That is not one of your moves now.", "Ahora eso no es una de tus jugadas.")
 SMALLEST = 32  # CSS px: the least width and height of a target at Fit
 DOCK_SHARE = 0.4  # of the screen's height
 PLAY_AREA = "#board-content [data-key], #dock-game [data-key]"
@@ -106,7 +105,7 @@ def check_reason_in_words(page: Any) -> str | None:
         .click(force=True)
     page.wait_for_function("() => document.getElementById('reason').textContent !== ''")
     reason = page.locator("#reason").text_content()
-    assert reason not in GENERIC, (key, text, reason)
+    assert reason not in screens.GENERIC, (key, text, reason)
     assert "('" not in reason and "')" not in reason and text not in reason, (key, text, reason)
     return reason  # type: ignore[no-any-return]
 

@@ -23,10 +23,7 @@ from tests.web.test_browser import click_move, csp_violations, page_view, wait_m
 __all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 GAME = "grand_bazaar"
-PHONES = ("phone", "small-phone")
-GENERIC = "That is not one of your moves now."
 TARGET = 32  # CSS px: the least a finger can hit
-DOCK_SHARE = 0.4  # of a phone's height: the board stays the larger part
 TURN_EXTRA = ".gb-prompt, .gb-purse, #dock-game .gb-hand"  # the prompt, money, your hand
 PLAY_AREA = "#board-content, #dock-game"
 
@@ -89,10 +86,7 @@ def check_targets(page: Any, viewport: str) -> None:
     small = narrower_than(page, "#board-content .pick, #dock-game .pick, #dock-game .gb-hand",
                           TARGET)
     assert small == [], f"too small to tap at fit: {small}"
-    share = page.evaluate("document.getElementById('dock').getBoundingClientRect().height"
-                          " / innerHeight")
-    if viewport in PHONES:
-        assert share <= DOCK_SHARE, f"the dock takes {share:.0%} of the screen"
+    screens.check_dock_share(page, viewport)
 
 
 def check_reasons_in_words(page: Any, where: str) -> dict[str, str]:
@@ -107,7 +101,7 @@ def check_reasons_in_words(page: Any, where: str) -> dict[str, str]:
         element = page.locator(", ".join(f'{a} [data-key="{key}"]:not(.pick)'
                                          for a in PLAY_AREA.split(", "))).first
         text = screens.reason_of_click(page, element)
-        assert text and text != GENERIC, f"{where}, {key}: the generic refusal {text!r}"
+        assert text and text not in screens.GENERIC, f"{where}, {key}: the generic refusal {text!r}"
         for notation in ("('", "')", "'buy", "'sell", "'end", "'reveal", "+1 ", " -1"):
             assert notation not in text, f"{where}, {key}: notation {notation!r} in {text!r}"
         said[key] = text

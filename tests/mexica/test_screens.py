@@ -31,7 +31,6 @@ from tlatelolco.i18n import in_words
 __all__ = ["browser"]  # the shared fixture, used here
 GAME = "mexica"
 RENDERER = "window.Tlatelolco.renderers.mexica"
-GENERIC = "That is not one of your moves now."
 # the dock's parts a turn needs, dim or not: the prompt (AP left), the tools with End turn,
 # one's buildings and this part's calpulli tiles
 DOCK = ".mx-prompt, .mx-ap-num, #dock-game .mx-ctl"
@@ -71,15 +70,6 @@ def check_island_whole(page: Any) -> None:
         assert left >= 0 and right <= width and top >= 0 and bottom <= height, corners
 
 
-def check_dock_share(page: Any, viewport: str) -> None:
-    """On a phone the board comes first: the dock takes at most 40 % of the screen."""
-    width, _, touch = screens.VIEWPORTS[viewport]
-    if touch and width < 700:
-        share = page.evaluate("document.getElementById('dock').getBoundingClientRect().height"
-                              " / innerHeight")
-        assert share <= 0.4, f"the dock takes {share:.0%} of the screen"
-
-
 def check_phase(page: Any, viewport: str, phase: str) -> None:
     """Issue point 5 (Mexica at 1366x900: the action bar, canal, bridge, token, End turn, and
     the building supply below the fold, every turn scrolls): the prompt with the AP left, every
@@ -89,14 +79,14 @@ def check_phase(page: Any, viewport: str, phase: str) -> None:
     screens.check_fit(page)
     check_island_whole(page)
     screens.check_turn_in_view(page, DOCK)
-    check_dock_share(page, viewport)
+    screens.check_dock_share(page, viewport)
     screens.check_wrong_click(page)
     said = [page.locator("#reason").text_content()]
     dim = page.locator("#dock-game .mx-ctl:not(.pick):not(.picked):visible")
     if dim.count():
         said.append(screens.reason_of_click(page, dim.first))
     for text in said:
-        assert text.strip() and text != GENERIC and not NOTATION.search(text), said
+        assert text.strip() and text not in screens.GENERIC and not NOTATION.search(text), said
 
 
 def engine_state(page: Any) -> Any:

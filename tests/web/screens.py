@@ -174,3 +174,15 @@ def reason_of_click(page: Any, target: Any) -> str:
     target.click(force=True)
     page.wait_for_function("() => document.getElementById('reason').textContent.trim() !== ''")
     return page.locator("#reason").text_content().strip()  # type: ignore[no-any-return]
+
+
+DOCK_SHARE = 0.4  # of a phone's height: the board stays the larger part
+
+
+def check_dock_share(page: Any, viewport: str) -> None:
+    """On a phone the board comes first: the dock takes at most DOCK_SHARE of the screen."""
+    width, _, touch = VIEWPORTS[viewport]
+    if touch and width < 700:
+        share = page.evaluate("document.getElementById('dock').getBoundingClientRect().height"
+                              " / innerHeight")
+        assert share <= DOCK_SHARE, f"the dock takes {share:.0%} of the screen"
