@@ -13,6 +13,14 @@ window.Tlatelolco = {
     if (parent) parent.appendChild(node);
     return node;
   },
+  // An HTML element of class `cls` holding `text` (each optional), added to `parent`.
+  html(tag, cls, parent, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  },
   // An SVG <text> at (x, y) holding `content`.
   text(parent, x, y, content, attrs) {
     const node = this.svg("text", Object.assign({x, y}, attrs || {}), parent);

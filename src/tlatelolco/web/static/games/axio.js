@@ -74,13 +74,7 @@
 
   // --- small helpers ----------------------------------------------------------------------
 
-  function html(tag, cls, parent, content) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (content !== undefined) node.textContent = content;
-    if (parent) parent.appendChild(node);
-    return node;
-  }
+  const html = (tag, cls, parent, content) => T.html(tag, cls, parent, content);
 
   const esc = (text) => T.escape(text), seatName = (view, seat) => T.seatName(view, seat);
   // A translated sentence as HTML: its own text escaped, `params` (HTML already) filled in.

@@ -589,12 +589,7 @@
       : t("Click a stack in the bazaar to buy.")];
   }
 
-  function html(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  const html = (tag, cls, text) => T.html(tag, cls, null, text);
 
   // your money, how full your hand is, your cards (sell one) and End turn
   function drawOwn(view, obs, p, narrow) {

@@ -368,13 +368,7 @@
   }
 
   // ---- the dock: the turn's prompt and controls (the shell keeps them in sight under the board) --
-  function node(tag, cls, parent, text) {
-    const n = document.createElement(tag);
-    if (cls) n.className = cls;
-    if (text !== undefined) n.textContent = text;
-    if (parent) parent.appendChild(n);
-    return n;
-  }
+  const node = (tag, cls, parent, text) => T.html(tag, cls, parent, text);
   // a control's picture: an SVG of w x h units shown at that many px
   function icon(w, h, paint) {
     const s = el("svg", { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: "mx-icon", "aria-hidden": "true", focusable: "false" });
