@@ -19,6 +19,12 @@ from fastapi import APIRouter, Header, Path, Query, Request, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from tlatelolco.i18n import pick_language
+from tlatelolco.web.accounts.identity import (
+    SESSION_COOKIE,
+    Account,
+    Credential,
+    session_account,
+)
 from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.http.limits import client_address
 from tlatelolco.web.play.views import players, replay_view, seat_names, seat_view
@@ -142,6 +148,22 @@ def bearer(authorization: str | None) -> str | None:
     return token
 
 
+async def account(request: Request) -> Account | None:
+    """The account logged in with this request's session cookie, or None."""
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if not cookie:
+        return None
+    h = hub(request)
+    return await h.call(session_account, h.service.store.engine, cookie)
+
+
+async def credential(request: Request, authorization: str | None) -> Credential | None:
+    """Who acts: the bearer credential when one is sent, else the logged-in account (whose
+    seats follow it to every device), else nobody."""
+    token = bearer(authorization)
+    return token if token is not None else await account(request)
+
+
 def limit(request: Request, kind: str) -> None:
     """Count a costly request against its client's rate (429 when over it)."""
     hub(request).limits.check(kind, client_address(request))
@@ -178,7 +200,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     limit(request, "creates")
     h = hub(request)
     create = functools.partial(h.service.create, spectator_chat=body.spectator_chat,
-                               client=client_address(request))
+                               client=client_address(request), account=await account(request))
     row, tokens, invites = await h.write(create, body.game, body.options,
                                          body.seats, body.name, body.listed)
     h.kick_bots(row.id)
@@ -250,7 +272,8 @@ async def join(game_id: GameId, body: JoinGame, request: Request,
     other, one person holds one seat."""
     limit(request, "joins")
     h = hub(request)
-    _, seat, token, change = await h.write(h.service.join, game_id, body.seat, body.name,
+    join = functools.partial(h.service.join, account=await account(request))
+    _, seat, token, change = await h.write(join, game_id, body.seat, body.name,
                                            bearer(authorization))
     await h.announce(change)
     return {"game_id": game_id, "seat": seat, "token": token, "url": links(request, game_id)}
@@ -267,7 +290,8 @@ async def claim(game_id: GameId, body: Claim, request: Request,
     `one_seat`)."""
     limit(request, "joins")
     h = hub(request)
-    _, seat, token, change = await h.write(h.service.claim, game_id, bearer(authorization),
+    claim = functools.partial(h.service.claim, account=await account(request))
+    _, seat, token, change = await h.write(claim, game_id, bearer(authorization),
                                            body.name, body.token)
     await h.announce(change)
     return {"game_id": game_id, "seat": seat, "token": token, "url": links(request, game_id)}
@@ -281,8 +305,8 @@ async def invite(game_id: GameId, body: Invite, request: Request,
     link was lost); older invites to that seat stop working."""
     limit(request, "joins")
     h = hub(request)
-    _, code, change = await h.write(h.service.invite, game_id, bearer(authorization),
-                                    body.seat)
+    who = await credential(request, authorization)
+    _, code, change = await h.write(h.service.invite, game_id, who, body.seat)
     await h.announce(change)
     return {"game_id": game_id, "seat": body.seat, "invite": code,
             "invite_url": links(request, game_id, code)}
@@ -292,7 +316,7 @@ async def invite(game_id: GameId, body: Invite, request: Request,
 async def leave(game_id: GameId, request: Request,
                 authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
-    live, change = await h.write(h.service.leave, game_id, bearer(authorization))
+    live, change = await h.write(h.service.leave, game_id, await credential(request, authorization))
     await h.announce(change)
     return summary(live.row, request)
 
@@ -303,7 +327,8 @@ async def rematch(game_id: GameId, request: Request,
                   authorization: Authorization = None) -> dict[str, Any]:
     limit(request, "creates")
     h = hub(request)
-    new_id, seat, change = await h.write(h.service.rematch, game_id, bearer(authorization),
+    who = await credential(request, authorization)
+    new_id, seat, change = await h.write(h.service.rematch, game_id, who,
                                          client_address(request))
     await h.announce(change)
     h.kick_bots(new_id)
@@ -320,7 +345,7 @@ def language(request: Request, lang: str | None) -> str:
 async def view(game_id: GameId, request: Request, lang: Lang = None,
                authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
-    live, viewer = await h.call(h.service.viewer, game_id, bearer(authorization))
+    live, viewer = await h.call(h.service.viewer, game_id, await credential(request, authorization))
     return await h.call(seat_view, live, viewer, 0, h.views_connected(game_id),
                         language(request, lang))
 
@@ -331,8 +356,9 @@ async def act(game_id: GameId, body: Act, request: Request, lang: Lang = None,
     """The pipeline: credential, well-formed move, your seat's turn, current version, legal
     move; then it is applied and stored, and every seat is sent its own view."""
     h = hub(request)
+    who = await credential(request, authorization)
     live, seat, change = await h.write(
-        h.service.act, game_id, bearer(authorization), body.action, body.text, body.version,
+        h.service.act, game_id, who, body.action, body.text, body.version,
         language(request, lang))
     await h.announce(change)
     return await h.call(seat_view, live, seat, change.previous,
@@ -347,8 +373,8 @@ async def undo(game_id: GameId, body: Undo, request: Request, lang: Lang = None,
     is drawn or revealed or another seat moves (the view's `undo` counts them). 409
     `cannot_undo` otherwise. The record keeps what was taken back (`meta.taken_back`)."""
     h = hub(request)
-    live, seat, change = await h.write(h.service.undo, game_id, bearer(authorization),
-                                       body.version)
+    who = await credential(request, authorization)
+    live, seat, change = await h.write(h.service.undo, game_id, who, body.version)
     await h.announce(change)
     return await h.call(seat_view, live, seat, 0, h.views_connected(game_id),
                         language(request, lang))
@@ -368,7 +394,7 @@ async def hint(game_id: GameId, request: Request, lang: Lang = None,
     `no_hints` against people; 503 when the server's bots are too busy."""
     limit(request, "hints")
     h = hub(request)
-    job = await h.call(h.service.hint_job, game_id, bearer(authorization))
+    job = await h.call(h.service.hint_job, game_id, await credential(request, authorization))
     found = await h.hint(job, client_address(request))
     return await h.call(h.service.hint_words, game_id, found, language(request, lang))
 
@@ -383,7 +409,7 @@ async def replay(game_id: GameId, step: Annotated[int, Path(ge=0, le=1_000_000)]
                      "`alternative` says so. 400 when it is not legal there."))] = None,
                  authorization: Authorization = None) -> dict[str, Any]:
     h = hub(request)
-    live, viewer = await h.call(h.service.viewer, game_id, bearer(authorization))
+    live, viewer = await h.call(h.service.viewer, game_id, await credential(request, authorization))
     if then is not None:
         return await h.call(alternative_view, live, viewer, step, then,
                             language(request, lang))
@@ -409,7 +435,7 @@ async def ask_review(game_id: GameId, request: Request, response: Response, lang
     `total` decisions and `percent`). Anyone who may see the replay may ask; the answer holds
     only what their replay shows. 409 for a game not over; 429 when the queue is full or
     you (your address or credential) have a review queued or running already."""
-    found = await reviews(request).ask(game_id, bearer(authorization),
+    found = await reviews(request).ask(game_id, await credential(request, authorization),
                                        client_address(request),
                                        language(request, lang))
     response.status_code = 200 if found["state"] == "done" else 202
@@ -423,7 +449,8 @@ async def review_state(game_id: GameId, request: Request, lang: Lang = None,
     """`{"state": "none"|"queued"|"running"|"done"|"failed", "done", "total", "percent",
     "position", "review", "error"}`: `review` once done (as your replay shows the game, its
     moves also told in `words`), `error` when it failed (ask again to retry)."""
-    return await reviews(request).look(game_id, bearer(authorization), language(request, lang))
+    return await reviews(request).look(game_id, await credential(request, authorization),
+                                       language(request, lang))
 
 
 @router.get("/games/{game_id}/chat", responses=ERRORS,

@@ -19,6 +19,7 @@ from tlatelolco.contract import CHANCE, Game, State
 from tlatelolco.i18n import Message
 from tlatelolco.registry import load
 from tlatelolco.turns import undoable
+from tlatelolco.web.accounts.identity import Account, Credential
 from tlatelolco.web.storage.store import GameRow
 
 log_ = logging.getLogger("tlatelolco.web")
@@ -71,8 +72,16 @@ class Live:
                 cache[key] = found
         return found
 
-    def seat_of(self, token: str) -> int | None:
-        digest = token_hash(token)
+    def seat_of(self, credential: Credential) -> int | None:
+        """The seat a personal credential holds, or that an account holds (the one to move
+        first, when it holds several)."""
+        if isinstance(credential, Account):
+            held = [s.seat for s in self.row.seats if s.user_id == credential.id]
+            if not held:
+                return None
+            to_move = self.state.current_player()
+            return to_move if to_move in held else held[0]
+        digest = token_hash(credential)
         for seat in self.row.seats:
             if seat.token_hash is not None and seat.token_hash == digest:
                 return seat.seat

@@ -24,6 +24,7 @@ from tlatelolco.contract import MAX_ACTION_TEXT, IllegalActionError
 from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, Seat, gettext, in_words, render
 from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
+from tlatelolco.web.accounts.identity import Account, Credential
 from tlatelolco.web.http.errors import ApiError, forbidden, not_found, unauthorized
 from tlatelolco.web.play.live import (
     Live,
@@ -196,10 +197,12 @@ class Service:
 
     def create(self, game: str, options: dict[str, Any], seats: list[str] | None,
                name: str | None, listed: bool, spectator_chat: bool = True,
-               client: str | None = None) -> tuple[GameRow, dict[int, str], dict[int, str]]:
+               client: str | None = None, account: Account | None = None
+               ) -> tuple[GameRow, dict[int, str], dict[int, str]]:
         """A new game; the personal credentials of the seats its creator takes, and the
         invites of its open seats (each good for one claim). `client`, the creator's address,
-        is stored with it (quotas, fair bot time) and must be within its quota."""
+        is stored with it (quotas, fair bot time) and must be within its quota. The seats of
+        a logged-in creator are the `account`'s, under its name."""
         try:
             check_option_types(game_class(game), options)
             checked = game_class(game).check_remote_options(options)
@@ -211,8 +214,11 @@ class Service:
         if len(specs) != n:
             raise ApiError(422, "bad_seats", f"{loaded.info.title} with these options has {n} "
                            f"seats but {len(specs)} seat choices were given")
-        owner = clean_name(name, "Player")
+        owner = account.name if account else clean_name(name, "Player")
         rows = [self._seat_from_spec(loaded, seat, spec, owner) for seat, spec in enumerate(specs)]
+        for row in rows:
+            if row.kind == HUMAN and account is not None:
+                row.user_id = account.id
         for row, shown in zip(rows, seat_names(rows), strict=True):
             if row.kind == BOT:
                 row.name = shown  # by level in English: records and lists name it so too
@@ -265,9 +271,12 @@ class Service:
         return SeatRow(seat, BOT, f"{parse_spec(bot)[0].capitalize()} bot", bot=bot)
 
     def join(self, game_id: str, seat: int | None, name: str | None,
-             held: str | None = None) -> tuple[Live, int, str, Change]:
+             held: Credential | None = None, account: Account | None = None
+             ) -> tuple[Live, int, str, Change]:
         """An open seat of a listed game for whoever asks; `held` is a credential the asker
-        already has in this game (one person, one seat where seats hide things)."""
+        already has in this game (one person, one seat where seats hide things). A logged-in
+        asker's seat is their `account`'s, under its name."""
+        held = held or account
         live = self.live(game_id)
         self.refresh(live, seats=True)
         with live.lock:
@@ -291,12 +300,15 @@ class Service:
                 raise ApiError(409, "seat_taken", f"seat {seat + 1} is not open; open seats: "
                                f"{numbers(open_seats) or 'none'}")
             token = new_token()
-            taken = SeatRow(seat, HUMAN, clean_name(name, f"Player {seat + 1}"),
-                            token_hash=token_hash(token))
+            taken = SeatRow(seat, HUMAN, account.name if account else
+                            clean_name(name, f"Player {seat + 1}"),
+                            token_hash=token_hash(token),
+                            user_id=account.id if account else None)
             return live, seat, token, self._change_seat(live, taken, expect=OPEN)
 
     def claim(self, game_id: str, invite: str | None, name: str | None,
-              held: str | None = None) -> tuple[Live, int, str, Change]:
+              held: Credential | None = None, account: Account | None = None
+              ) -> tuple[Live, int, str, Change]:
         """The holder of an invite takes the open seat it was made for, with a fresh personal
         credential: whoever made or saw the invite cannot act for the seat. An invite is
         good once. `held` is a credential the claimer already has in this game (one person,
@@ -304,6 +316,7 @@ class Service:
         if not invite:
             raise ApiError(401, "no_credential", "claiming a seat needs its invite: send the "
                            "code from the invite link as 'Authorization: Bearer INVITE'")
+        held = held or account
         live = self.live(game_id)
         self.refresh(live, seats=True)
         digest = token_hash(invite)
@@ -328,12 +341,14 @@ class Service:
             if live.row.status == "finished":
                 raise ApiError(409, "finished", "this game is over; nobody can join it")
             token = new_token()
-            taken = SeatRow(seat.seat, HUMAN, clean_name(name, f"Player {seat.seat + 1}"),
-                            token_hash=token_hash(token), invite_hash=digest)
+            taken = SeatRow(seat.seat, HUMAN, account.name if account else
+                            clean_name(name, f"Player {seat.seat + 1}"),
+                            token_hash=token_hash(token), invite_hash=digest,
+                            user_id=account.id if account else None)
             change = self._change_seat(live, taken, expect=OPEN, invite=digest)
             return live, seat.seat, token, change
 
-    def invite(self, game_id: str, token: str | None, seat: int) -> tuple[Live, str, Change]:
+    def invite(self, game_id: str, token: Credential | None, seat: int) -> tuple[Live, str, Change]:
         """A new invite to an open seat, asked for by a player of the game (after somebody
         left, or to replace a lost link); older invites to the seat stop working."""
         live, _ = self.authenticate(game_id, token)
@@ -349,11 +364,16 @@ class Service:
             fresh = SeatRow(seat, OPEN, current.name, invite_hash=token_hash(invite))
             return live, invite, self._change_seat(live, fresh, expect=OPEN)
 
-    def leave(self, game_id: str, token: str | None) -> tuple[Live, Change]:
+    def leave(self, game_id: str, token: Credential | None) -> tuple[Live, Change]:
+        """Give up a seat: it opens for somebody else. An account leaving a game under way
+        is rated as one of its losers when it ends."""
         live, seat = self.authenticate(game_id, token)
         with live.lock:
             if live.row.status == "finished":
                 raise ApiError(409, "finished", "this game is over; there is nothing to leave")
+            holder = live.row.seats[seat].user_id
+            if holder is not None and live.row.status == "running":
+                self.store.add_leaver(live.row.id, holder, seat)
             return live, self._change_seat(live, SeatRow(seat, OPEN, f"Open seat {seat + 1}"))
 
     def _change_seat(self, live: Live, seat: SeatRow, expect: str | None = None,
@@ -367,7 +387,7 @@ class Service:
                                                      if s.kind == OPEN) or "none"))
         return Change(live.row.id, live.version, live.version, seats_changed=True)
 
-    def rematch(self, game_id: str, token: str | None, client: str | None = None
+    def rematch(self, game_id: str, token: Credential | None, client: str | None = None
                 ) -> tuple[str, int, Change | None]:
         """The same table again with seats rotated by one; each player keeps their credential
         (open seats get no invite: a player of the new game asks for one). It is `client`'s
@@ -379,13 +399,14 @@ class Service:
         with live.lock:
             if live.row.rematch_id is None:
                 rotated = [live.row.seats[(s - 1) % n] for s in range(n)]
-                seats = [SeatRow(s, r.kind, r.name, r.bot, r.token_hash)
+                seats = [SeatRow(s, r.kind, r.name, r.bot, r.token_hash, user_id=r.user_id)
                          for s, r in enumerate(rotated)]
                 row = GameRow(id=secrets.token_urlsafe(6), game=live.row.game,
                               options=dict(live.row.options), seed=str(secrets.randbits(63)),
                               status=game_status(seats, False), version=0,
                               listed=live.row.listed, seats=seats, client=client,
-                              spectator_chat=live.row.spectator_chat)
+                              spectator_chat=live.row.spectator_chat, speed=live.row.speed,
+                              move_time=live.row.move_time, on_timeout=live.row.on_timeout)
                 check_quota(self.store, self.quota, client, self.expire_after)
                 if not self.store.create_game(row, rematch_of=game_id):
                     self._catch_up(live, seats=True)  # another process made it first
@@ -411,7 +432,7 @@ class Service:
         return gone
 
     # --- the action pipeline --------------------------------------------------------------
-    def authenticate(self, game_id: str, token: str | None) -> tuple[Live, int]:
+    def authenticate(self, game_id: str, token: Credential | None) -> tuple[Live, int]:
         if not token:
             raise unauthorized()
         live = self.live(game_id)
@@ -419,6 +440,8 @@ class Service:
         if seat is None:  # perhaps another process changed the seats
             self.refresh(live, seats=True)
             seat = live.seat_of(token)
+        if seat is None and isinstance(token, Account):
+            raise ApiError(403, "no_seat", f"your account holds no seat in game {game_id!r}")
         if seat is None:
             digest = token_hash(token)
             if any(s.invite_hash == digest for s in live.row.seats):
@@ -428,8 +451,13 @@ class Service:
             raise forbidden(game_id)
         return live, seat
 
-    def viewer(self, game_id: str, token: str | None) -> tuple[Live, int | None]:
-        """The seat a credential holds, or None (a spectator) when there is no credential."""
+    def viewer(self, game_id: str, token: Credential | None) -> tuple[Live, int | None]:
+        """The seat a credential holds, or None (a spectator) when there is no credential
+        (or an account that holds no seat here: a logged-in spectator)."""
+        if isinstance(token, Account):
+            live = self.live(game_id)
+            self.refresh(live, seats=True)
+            return live, live.seat_of(token)
         if not token:
             live = self.live(game_id)
             self.refresh(live)  # another process may have moved it on
@@ -438,7 +466,7 @@ class Service:
         self.refresh(live)
         return live, seat
 
-    def act(self, game_id: str, token: str | None, action: Any, text: Any,
+    def act(self, game_id: str, token: Credential | None, action: Any, text: Any,
             version: Any, lang: str = DEFAULT_LANGUAGE) -> tuple[Live, int, Change]:
         """Play `action` (a number) or `text` (notation) for the credential's seat; a refusal
         says why in `lang`, in the rules' words."""
@@ -486,7 +514,8 @@ class Service:
                  else gettext(NOT_A_MOVE, lang))
         return ApiError(409, "illegal_action", words, detail=str(err))
 
-    def undo(self, game_id: str, token: str | None, version: Any) -> tuple[Live, int, Change]:
+    def undo(self, game_id: str, token: Credential | None, version: Any
+             ) -> tuple[Live, int, Change]:
         """Take back the credential's last action of its current turn (see `undoable_steps`).
         The step goes to the game's take-backs (the record keeps it), not into its history."""
         live, seat = self.authenticate(game_id, token)
@@ -510,7 +539,7 @@ class Service:
             live.row = _changed(live.row, undos=live.row.undos + 1, version=previous - 1)
             return live, seat, Change(live.row.id, previous - 1, previous, reset=True)
 
-    def why(self, game_id: str, token: str | None, text: Any,
+    def why(self, game_id: str, token: Credential | None, text: Any,
             lang: str = DEFAULT_LANGUAGE) -> str | None:
         """Why the move `text` (in the game's notation) may not be played by the credential's
         seat now, in the engine's words and in `lang`; None when it may."""
@@ -595,7 +624,7 @@ class Service:
         return [dataclasses.replace(s, bot=idle_spec(s.bot or "random", self.idle_bot_time))
                 for s in seats]
 
-    def hint_job(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def hint_job(self, game_id: str, token: Credential | None) -> dict[str, Any]:
         """The job of a hint for the credential's seat: its turn, in a game against bots only
         (against people a search playing for you would be an unfair helper). The search is
         ISMCTS where seats hide things, so a hint never uses what the seat cannot see."""

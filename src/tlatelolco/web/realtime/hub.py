@@ -13,7 +13,7 @@ import functools
 import logging
 import random
 from collections import Counter, OrderedDict, defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from tlatelolco.web.http.errors import ApiError
@@ -52,6 +52,9 @@ class Hub:
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._kicked: set[str] = set()  # games changed since their bot task last looked
         self._sweeper: asyncio.Task[None] | None = None
+        # called after every change a process makes (a move, a seat taken): reminders,
+        # ratings. Each must return at once (start its own work) and never raise.
+        self.listeners: list[Callable[[Change], Awaitable[None]]] = []
         # the last hint asked for per game, by (version, seat): asking again (a second tab, a
         # double click) waits for the same search instead of starting another
         self._hints: OrderedDict[str, tuple[tuple[int, int, int],
@@ -122,6 +125,14 @@ class Hub:
             return
         await self.pubsub.publish(channel(change.game_id), change.message())
         self.kick_bots(change.game_id)
+        await self.tell_listeners(change)
+
+    async def tell_listeners(self, change: Change) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(change)
+            except Exception:
+                log.exception("a listener of game %s failed", change.game_id)
 
     async def announce_chat(self, game_id: str, said: list[dict[str, Any]]) -> None:
         """Chat messages to every connection of the game, in every process: the messages
@@ -167,6 +178,7 @@ class Hub:
                                                  len(job["history"]))
                 if change is not None:
                     await self.pubsub.publish(channel(game_id), change.message())
+                    await self.tell_listeners(change)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -29,6 +29,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tlatelolco.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, gettext
+from tlatelolco.web.accounts.identity import SESSION_COOKIE, Credential, session_account
 from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.http.limits import SocketCaps, client_address
 from tlatelolco.web.play.views import versioned_view
@@ -104,6 +105,9 @@ async def game_socket(websocket: WebSocket, game_id: str, client: str | None) ->
             raise ApiError(404, "not_found", "there is no such game")
         hub.limits.check("sockets", client)
         token, lang = await hello(websocket)
+        if token is None and same_origin(websocket):  # a logged-in page: its account's seat
+            token = await hub.call(session_account, hub.service.store.engine,
+                                   websocket.cookies.get(SESSION_COOKIE))
         _, viewer = await hub.call(hub.service.viewer, game_id, token)
     except ApiError as err:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -159,9 +163,20 @@ async def hello(websocket: WebSocket) -> tuple[str | None, str]:
     return token, lang
 
 
+def same_origin(websocket: WebSocket) -> bool:
+    """Whether the socket was opened by one of this server's pages: browsers send a page's
+    Origin with every WebSocket, and a page of another site must not act with the cookie
+    (cross-site WebSocket hijacking). A program sending no Origin has no cookie to use."""
+    origin = websocket.headers.get("origin")
+    host = websocket.headers.get("host")
+    if not origin or not host:
+        return False
+    return origin.split("://", 1)[-1].rstrip("/") == host
+
+
 class Session:
     def __init__(self, websocket: WebSocket, hub: Hub, game_id: str, viewer: int | None,
-                 token: str | None, lang: str = DEFAULT_LANGUAGE,
+                 token: Credential | None, lang: str = DEFAULT_LANGUAGE,
                  client: str | None = None) -> None:
         self.token = token
         self.client = client  # the address its chat and rates are counted under

@@ -25,14 +25,17 @@ from sqlalchemy import (
     Column,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Index,
     Integer,
     MetaData,
     String,
     Table,
+    Text,
     create_engine,
     event,
+    false,
     true,
 )
 
@@ -56,6 +59,13 @@ games = Table(
     Column("undos", Integer, nullable=False, server_default="0"),  # actions taken back so far
     Column("client", String(64), nullable=True),  # the address that created it (quotas)
     Column("spectator_chat", Boolean, nullable=False, server_default=true()),
+    # live | turn: a turn-based game gives each person `move_time` seconds a turn, and
+    # `on_timeout` (bot | drop | lose) says what happens when they run out
+    Column("speed", String(8), nullable=False, server_default="live"),
+    Column("move_time", Integer, nullable=True),
+    Column("on_timeout", String(8), nullable=True),
+    Column("turn_seat", Integer, nullable=True),  # the seat whose clock runs (turn-based)
+    Column("turn_started_at", DateTime(timezone=True), nullable=True),
 )
 Index("ix_games_status_updated", games.c.status, games.c.updated_at)
 Index("ix_games_client_created", games.c.client, games.c.created_at)
@@ -70,7 +80,12 @@ seats = Table(
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),  # sha256 of the seat's credential
     Column("invite_hash", String(64), nullable=True),  # sha256 of an open seat's invite
+    # the account holding the seat (on every device it logs in from); null for a guest
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    Column("timeouts", Integer, nullable=False, server_default="0"),  # turns it ran out of
+    Column("forfeited", Boolean, nullable=False, server_default=false()),  # lost on time, or left
 )
+Index("ix_seats_user", seats.c.user_id)
 
 actions = Table(
     "actions", metadata,
@@ -91,6 +106,107 @@ takebacks = Table(
     Column("seat", Integer, nullable=False),
     Column("text", String(200), nullable=False),  # its notation when it was played
     Column("taken_at", DateTime(timezone=True), nullable=False),
+)
+
+users = Table(
+    "users", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),  # as the person wrote it
+    Column("name_key", String(40), nullable=False, unique=True),  # casefolded: one per name
+    Column("password_hash", String(200), nullable=False),  # argon2id, never the password
+    Column("email", String(254), nullable=True),
+    Column("lang", String(5), nullable=True),  # the language of mails and pushes
+    Column("notify_email", Boolean, nullable=False, server_default=false()),
+    Column("notify_push", Boolean, nullable=False, server_default=false()),
+    Column("disabled", Boolean, nullable=False, server_default=false()),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("password_changed_at", DateTime(timezone=True), nullable=True),
+)
+
+# a logged-in browser: the cookie holds a random id, the table its sha256
+sessions = Table(
+    "sessions", metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("client", String(64), nullable=True),
+)
+Index("ix_sessions_user", sessions.c.user_id)
+
+friends = Table(
+    "friends", metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("friend_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# one rating per account and game (openskill), and its history: a row per rated game
+ratings = Table(
+    "ratings", metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("played", Integer, nullable=False, server_default="0"),
+    Column("won", Integer, nullable=False, server_default="0"),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+rating_history = Table(
+    "rating_history", metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", String(16), primary_key=True),  # no foreign key: records outlive games
+    Column("game", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rank", Integer, nullable=False),  # 1 = first place in that game
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_rating_history_user_game", rating_history.c.user_id, rating_history.c.game,
+      rating_history.c.at)
+rated_games = Table(  # a finished game is rated once, whichever process sees it end
+    "rated_games", metadata,
+    Column("game_id", String(16), primary_key=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+# accounts that left a game before its end (or were dropped on time): rated as its losers
+leavers = Table(
+    "leavers", metadata,
+    Column("game_id", String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+# reminders sent: at most one per account, game, turn (the version it began), kind and channel
+reminders = Table(
+    "reminders", metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", String(16), primary_key=True),
+    Column("turn", Integer, primary_key=True),
+    Column("kind", String(8), primary_key=True),  # turn | deadline | invite
+    Column("channel", String(8), primary_key=True),  # email | push
+    Column("sent_at", DateTime(timezone=True), nullable=False),
+)
+
+push_subscriptions = Table(
+    "push_subscriptions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("endpoint", String(1000), nullable=False, unique=True),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_push_user", push_subscriptions.c.user_id)
+
+# keys the server makes once and every process shares (the VAPID key pair of Web Push)
+server_keys = Table(
+    "server_keys", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 DEFAULT_URL = "sqlite:///tlatelolco.db"

@@ -25,7 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from tlatelolco.web.storage.db import actions, games, seats, takebacks
+from tlatelolco.web.storage.db import actions, games, leavers, seats, takebacks
 
 ADVANCE = text(
     "UPDATE games SET version = :new, status = :status, result = :result, "
@@ -47,6 +47,13 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def _clock(found: Any) -> dict[str, Any]:
+    """A stored game's speed and clock, as GameRow fields."""
+    return {"speed": found["speed"], "move_time": found["move_time"],
+            "on_timeout": found["on_timeout"], "turn_seat": found["turn_seat"],
+            "turn_started_at": found["turn_started_at"]}
+
+
 @dataclass(slots=True)
 class SeatRow:
     seat: int
@@ -55,6 +62,9 @@ class SeatRow:
     bot: str | None = None
     token_hash: str | None = None  # the holder's personal credential (a human seat)
     invite_hash: str | None = None  # the single-use invite to an open seat
+    user_id: int | None = None  # the account holding it, on every device (None: a guest)
+    timeouts: int = 0  # turns it ran out of time in (turn-based games)
+    forfeited: bool = False  # lost on time or by leaving: ranked last, a bot plays it on
 
 
 @dataclass(slots=True)
@@ -76,6 +86,11 @@ class GameRow:
     undos: int = 0  # actions taken back so far (see Store.undo)
     client: str | None = None  # the address that created it (quotas, fair bot time)
     spectator_chat: bool = True  # spectators may talk in their own channel
+    speed: str = "live"  # live | turn (each person has `move_time` seconds a turn)
+    move_time: int | None = None  # seconds a turn, in a turn-based game
+    on_timeout: str | None = None  # bot | drop | lose: what a turn out of time brings
+    turn_seat: int | None = None  # the seat whose clock runs, in a turn-based game
+    turn_started_at: dt.datetime | None = None  # when that seat's turn began
 
 
 class Store:
@@ -99,10 +114,13 @@ class Store:
                 status=row.status, version=0, listed=row.listed, result=None,
                 rematch_id=None, created_at=stamp, updated_at=stamp,
                 client=row.client[:64] if row.client else None,
-                spectator_chat=row.spectator_chat))
+                spectator_chat=row.spectator_chat, speed=row.speed, move_time=row.move_time,
+                on_timeout=row.on_timeout, turn_seat=row.turn_seat,
+                turn_started_at=row.turn_started_at))
             db.execute(insert(seats), [
                 {"game_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-                 "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash}
+                 "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash,
+                 "user_id": s.user_id, "timeouts": s.timeouts, "forfeited": s.forfeited}
                 for s in row.seats])
         return True
 
@@ -118,7 +136,7 @@ class Store:
                 result=found["result"], rematch_id=found["rematch_id"],
                 created_at=found["created_at"], updated_at=found["updated_at"],
                 undos=found["undos"], client=found["client"],
-                spectator_chat=found["spectator_chat"])
+                spectator_chat=found["spectator_chat"], **_clock(found))
             if with_history:
                 steps = db.execute(select(actions.c.action, actions.c.seat)
                                    .where(actions.c.game_id == game_id)
@@ -132,7 +150,9 @@ class Store:
         rows = db.execute(select(seats).where(seats.c.game_id == game_id)
                           .order_by(seats.c.seat)).mappings().all()
         return [SeatRow(seat=r["seat"], kind=r["kind"], name=r["name"], bot=r["bot"],
-                        token_hash=r["token_hash"], invite_hash=r["invite_hash"]) for r in rows]
+                        token_hash=r["token_hash"], invite_hash=r["invite_hash"],
+                        user_id=r["user_id"], timeouts=r["timeouts"],
+                        forfeited=bool(r["forfeited"])) for r in rows]
 
     def load_seats(self, game_id: str) -> list[SeatRow]:
         with self.engine.connect() as db:
@@ -225,7 +245,9 @@ class Store:
                 query = query.where(seats.c.invite_hash == invite_hash)
             written = db.execute(query.values(kind=seat.kind, name=seat.name, bot=seat.bot,
                                               token_hash=seat.token_hash,
-                                              invite_hash=seat.invite_hash))
+                                              invite_hash=seat.invite_hash,
+                                              user_id=seat.user_id, timeouts=seat.timeouts,
+                                              forfeited=seat.forfeited))
             if written.rowcount != 1:
                 db.rollback()
                 return None
@@ -248,7 +270,8 @@ class Store:
                             seed="", status=g["status"], version=g["version"],
                             listed=g["listed"], seats=self._seats(db, g["id"]),
                             result=g["result"], rematch_id=g["rematch_id"],
-                            created_at=g["created_at"], updated_at=g["updated_at"])
+                            created_at=g["created_at"], updated_at=g["updated_at"],
+                            **_clock(g))
                     for g in found]
 
     def first_moves(self, game_ids: list[str]) -> dict[str, dt.datetime]:
@@ -309,6 +332,15 @@ class Store:
             recent, oldest = db.execute(select(func.count(), func.min(games.c.created_at))
                                         .where(mine, games.c.created_at >= since)).one()
         return int(unfinished), int(recent), oldest
+
+    def add_leaver(self, game_id: str, user_id: int, seat: int) -> None:
+        """Note that an account left (or was dropped from) a game before its end."""
+        with self.engine.begin() as db:
+            known = db.execute(select(leavers.c.seat).where(
+                leavers.c.game_id == game_id, leavers.c.user_id == user_id)).first()
+            if known is None:
+                db.execute(insert(leavers).values(game_id=game_id, user_id=user_id, seat=seat,
+                                                  at=now()))
 
     def count_games(self) -> int:
         with self.engine.connect() as db:

@@ -51,6 +51,7 @@ from tlatelolco.review.analysis import (
     decision_steps,
     review_key,
 )
+from tlatelolco.web.accounts.identity import Account, Credential
 from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.play.live import Live, token_hash
 from tlatelolco.web.play.views import HIDDEN_TEXT, replay_view, seat_names
@@ -164,7 +165,7 @@ class Reviews:
         return self.hub.service.store.engine
 
     # --- asking and looking ----------------------------------------------------------------
-    async def ask(self, game_id: str, token: str | None, address: str | None,
+    async def ask(self, game_id: str, token: Credential | None, address: str | None,
                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """Queue the review of a finished game (unless it is stored, queued or running); its
         state. ApiError 409 for a game not over, 429 over the queue's or the client's limit."""
@@ -187,7 +188,9 @@ class Reviews:
         if job is not None and job.state != "failed":
             return self._state(job)
         clients = frozenset([f"address:{address or '?'}"]
-                            + ([f"credential:{token_hash(token)}"] if token else []))
+                            + ([f"credential:{token_hash(token)}"] if isinstance(token, str)
+                               and token else [])
+                            + ([f"account:{token.id}"] if isinstance(token, Account) else []))
         self._check_limits(clients)
         job = Job(game_id, key, clients, record, steps, next(self._order))
         self._jobs[game_id] = job
@@ -196,7 +199,7 @@ class Reviews:
         self._waiting.put_nowait(job)
         return self._state(job)
 
-    async def look(self, game_id: str, token: str | None,
+    async def look(self, game_id: str, token: Credential | None,
                    lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """The state of a game's review: none, queued, running, done (with the review, as the
         viewer may see it) or failed (with the error)."""
