@@ -21,8 +21,11 @@ def upgrade() -> None:
         # counted against that address (null: created before this revision)
         batch.add_column(sa.Column("client", sa.String(64), nullable=True))
         # whether spectators may talk in their own channel (players always may in theirs)
+        # a literal default: SQLite adds such a column in place, where an expression default
+        # (sa.true()) made Alembic rebuild `games`, and dropping the old table deleted every
+        # seat and move with it (ON DELETE CASCADE). '1' is true for SQLite and PostgreSQL.
         batch.add_column(sa.Column("spectator_chat", sa.Boolean, nullable=False,
-                                   server_default=sa.true()))
+                                   server_default="1"))
     op.create_index("ix_games_client_created", "games", ["client", "created_at"])
     with op.batch_alter_table("chat") as batch:
         batch.add_column(sa.Column("channel", sa.String(12), nullable=False,
