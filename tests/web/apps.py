@@ -14,7 +14,8 @@ from tlatelolco.web import Settings, create_app
 from tlatelolco.web.http.limits import RateLimits
 from tlatelolco.web.play.quota import Quota
 
-NO_LIMITS = RateLimits(creates=0, joins=0, hints=0, sockets=0)  # tests create many games
+NO_LIMITS = RateLimits(creates=0, joins=0, hints=0, sockets=0,  # tests create many games
+                       logins=0, name_logins=0, signups=0)  # and accounts
 NO_QUOTA = Quota(games=0, daily=0)  # and keep them
 
 

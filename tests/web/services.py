@@ -117,7 +117,8 @@ class Server:
 
     def __init__(self, db: str, redis: str | None = None, *, log: Path,
                  bot_workers: int = 0, bot_delay: float = 0.0, host: str = "127.0.0.1",
-                 limits: str = "creates=0,joins=0,hints=0,sockets=0",
+                 limits: str = "creates=0,joins=0,hints=0,sockets=0,logins=0,"
+                 "name_logins=0,signups=0",
                  quota: str = "games=0,daily=0",
                  args: tuple[str, ...] = ()) -> None:
         self.host = host  # the address it listens on (0.0.0.0: every interface)

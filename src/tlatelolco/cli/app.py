@@ -27,6 +27,7 @@ from tlatelolco.cli.play import load_game, run_play, seat_specs
 from tlatelolco.cli.replay import print_all, step_through
 from tlatelolco.cli.report import report as report_command
 from tlatelolco.cli.review import review as review_command
+from tlatelolco.cli.users import users_app
 from tlatelolco.cli.worker import worker as worker_command
 from tlatelolco.extras import MissingExtra, require
 from tlatelolco.i18n import pick_language
@@ -312,6 +313,23 @@ def parse_reviews(text: str) -> dict[str, int]:
     return found
 
 
+def reminder_mail(settings: Any) -> str:
+    """What `serve` says of its reminder mails ("" without --smtp); fails on a bad --smtp or
+    --public-url, naming the problem and never the password."""
+    from tlatelolco.web.notify.mail import parse_smtp
+    from tlatelolco.web.notify.reminders import check_public_url
+
+    try:
+        if settings.public_url:
+            settings.public_url = check_public_url(settings.public_url)
+        if not settings.smtp:
+            return ""
+        server = parse_smtp(settings.smtp, settings.public_url)
+    except ValueError as err:
+        fail(f"--smtp/--public-url: {err}")
+    return f"Reminder mails through {server.shown()}, from {server.sender}"
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for other "
@@ -333,8 +351,9 @@ def serve(
         "per game after it, e.g. '0.7,mexica=1.0,axio=0.5' (0: at once).")] = "0.7",
     limits: Annotated[str, typer.Option(
         help="Requests per minute and client address: creates, joins (claims and invites "
-        "too), hints, sockets; e.g. 'creates=10,joins=30,hints=20,sockets=120'; 0 lifts "
-        "one.")] = "",
+        "too), hints, sockets, logins; per hour: signups per address, name_logins per "
+        "account name from any address; e.g. 'creates=10,joins=30,hints=20,sockets=120,"
+        "logins=10,signups=5,name_logins=20'; 0 lifts one.")] = "",
     expire_days: Annotated[float, typer.Option(
         help="Delete unfinished games nobody moved for this many days (0: never); "
         "finished games stay (those of bots only: see --expire-bot-days).")] = 14.0,
@@ -369,6 +388,16 @@ def serve(
         help="Game reviews: worker processes (low priority, apart from the bots'), reviews "
         "queued at once, per client, and search iterations per decision (default: per "
         "game); e.g. 'workers=1,queue=8,per_client=1'.")] = "",
+    smtp: Annotated[str | None, typer.Option(
+        help="Mail server for turn reminders: smtp://host[:port] (a relay on this machine), "
+        "smtps://user:password@host[:465] or smtp+starttls://user:password@host[:587], with "
+        "?from=ADDRESS (default tlatelolco@ the --public-url's host). Better given as "
+        "$TLATELOLCO_SMTP: a command line is visible to every user of the machine. The "
+        "password is never printed or logged.")] = None,
+    public_url: Annotated[str | None, typer.Option(
+        help="The address players reach this server at, e.g. https://games.example.org: "
+        "the links in reminder mails and pushes (default: $TLATELOLCO_PUBLIC_URL; needed "
+        "with --smtp).")] = None,
     log_level: Annotated[str, typer.Option(help="Uvicorn's log level.")] = "info",
 ) -> None:
     """Run the web app: lobby, games in the browser with friends and bots, replays."""
@@ -411,6 +440,11 @@ def serve(
         settings.db = db
     if redis is not None:
         settings.redis = redis or None
+    if smtp is not None:
+        settings.smtp = smtp or None
+    if public_url is not None:
+        settings.public_url = public_url or None
+    mail = reminder_mail(settings)  # refused before the server starts, the password unshown
     from tlatelolco.web.storage.db import normalise_url
 
     if normalise_url(settings.db).startswith("postgresql"):  # refused before the server starts
@@ -429,6 +463,8 @@ def serve(
         fail(problem, FAILURE)
     Console().print(f"Tlatelolco on http://{host}:{port}/  (database: {settings.db}"
                     f"{', redis: ' + settings.redis if settings.redis else ''})", markup=False)
+    if mail:
+        Console().print(mail, markup=False)
     try:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
                     http=guarded_protocol(request_timeout, per_peer=connections_per_client,
@@ -448,6 +484,7 @@ app.command("arena")(arena_command)  # bot tournaments: tlatelolco/cli/arena.py
 app.command("report")(report_command)  # balance reports: tlatelolco/cli/report.py
 app.command("review")(review_command)  # game reviews: tlatelolco/cli/review.py
 app.command("worker")(worker_command)  # remote bot workers: tlatelolco/cli/worker.py
+app.add_typer(users_app)  # accounts, for the operator: tlatelolco/cli/users.py
 
 
 def main() -> None:

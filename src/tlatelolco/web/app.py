@@ -19,6 +19,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from tlatelolco.i18n import LANGUAGES, browser_catalogue
+from tlatelolco.web.accounts import api as accounts_api
+from tlatelolco.web.accounts.csrf import CrossSiteGuard
 from tlatelolco.web.http import api, rules
 from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.http.limits import (
@@ -28,11 +30,15 @@ from tlatelolco.web.http.limits import (
     SocketCaps,
     redact_server_logs,
 )
+from tlatelolco.web.notify import api as notify_api
+from tlatelolco.web.notify.reminders import start_reminders
 from tlatelolco.web.play.quota import Quota
 from tlatelolco.web.play.service import Service
 from tlatelolco.web.realtime import sockets
 from tlatelolco.web.realtime.hub import Hub
 from tlatelolco.web.realtime.pubsub import make_pubsub
+from tlatelolco.web.social import api as social_api
+from tlatelolco.web.social import ratings
 from tlatelolco.web.storage.db import DEFAULT_URL, make_engine, one_server_per_file, upgrade
 from tlatelolco.web.storage.store import Store
 from tlatelolco.web.workers.bots import IDLE_BOT_TIME, BotPool, WorkerPool
@@ -67,6 +73,16 @@ class Settings:
     review_queue: int = 8  # reviews queued or running at once, all clients together
     review_per_client: int = 1  # reviews one client may have queued or running
     review_iterations: int | None = None  # search iterations per decision (None: per game)
+    min_move_time: int = 60  # seconds a turn of a turn-based game at least (tests: 1)
+    clock_check: float = 15.0  # seconds between looks at the clocks of turn-based games
+    # reminders: the mail server (smtp[s]://[user:password@]host[:port][?from=ADDRESS], never
+    # shown: it may hold a password), the address players reach the server at (the mails'
+    # links), and http:// push endpoints on this machine (tests' own push service only)
+    smtp: str | None = field(default_factory=lambda: os.environ.get("TLATELOLCO_SMTP")
+                             or None, repr=False)
+    public_url: str | None = field(default_factory=lambda: os.environ.get(
+        "TLATELOLCO_PUBLIC_URL") or None)
+    push_allow_http: bool = False
 
 
 def bot_pool(settings: Settings) -> WorkerPool:
@@ -91,14 +107,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bots = bot_pool(settings)
             service = Service(Store(engine), quota=settings.quota,
                               idle_bot_time=settings.idle_bot_time,
-                              expire_after=settings.expire_after)
+                              expire_after=settings.expire_after,
+                              min_move_time=settings.min_move_time)
             hub = Hub(service, make_pubsub(settings.redis),
                       bots, bot_delay=settings.bot_delay,
                       bot_delays=settings.bot_delays,
                       bot_time=settings.bot_time, inline=engine.dialect.name == "sqlite",
                       limits=RateLimiter(settings.rate_limits),
                       expire_after=settings.expire_after,
-                      expire_bot_games=settings.expire_bot_games)
+                      expire_bot_games=settings.expire_bot_games,
+                      clock_check=settings.clock_check)
             app.state.hub = hub
             app.state.reviews = Reviews(hub, workers=settings.review_workers,
                                         queue=settings.review_queue,
@@ -106,10 +124,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                         iterations=settings.review_iterations,
                                         pool=bots if settings.remote_workers else None)
             await hub.start()
+            app.state.ratings = ratings.install(hub)
+            app.state.reminders = await start_reminders(
+                hub, smtp=settings.smtp, public_url=settings.public_url,
+                push_allow_http=settings.push_allow_http)
             try:
                 yield
             finally:
+                await app.state.reminders.close()
                 await app.state.reviews.close()
+                await app.state.ratings.close()
                 await hub.close()
                 engine.dispose()
 
@@ -122,8 +146,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.socket_caps = SocketCaps(settings.max_sockets, settings.sockets_per_client)
     app.include_router(api.router)
+    app.include_router(accounts_api.router)
+    app.include_router(notify_api.router)
     app.include_router(sockets.router)
     app.include_router(rules.router)
+    app.include_router(social_api.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(ApiError)
@@ -155,6 +182,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
+    @app.get("/push-worker.js", include_in_schema=False)
+    async def push_worker() -> FileResponse:
+        """The Web Push service worker, at the root so that it may serve the whole site."""
+        return FileResponse(STATIC / "push-worker.js", media_type="text/javascript",
+                            headers={"Service-Worker-Allowed": "/",
+                                     "Cache-Control": "no-cache"})
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> FileResponse:
+        return FileResponse(STATIC / "profile.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(STATIC / "leaderboard.html")
+
     @app.get("/games/{game_id}/replay", include_in_schema=False)
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
@@ -173,5 +215,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    app.add_middleware(CrossSiteGuard)  # inside Guard: its 403s get the security headers
     app.add_middleware(Guard, max_body=settings.max_body)
     return app

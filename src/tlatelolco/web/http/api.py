@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, Path, Query, Request, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
+import tlatelolco
 from tlatelolco.i18n import pick_language
 from tlatelolco.web.accounts.identity import (
     SESSION_COOKIE,
@@ -27,7 +28,7 @@ from tlatelolco.web.accounts.identity import (
 )
 from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.http.limits import client_address
-from tlatelolco.web.play.views import players, replay_view, seat_names, seat_view
+from tlatelolco.web.play.views import clock, players, replay_view, seat_names, seat_view
 from tlatelolco.web.realtime import chat
 from tlatelolco.web.realtime.hub import Hub
 from tlatelolco.web.storage.store import GameRow
@@ -87,6 +88,17 @@ class CreateGame(Strict):
                          "(anyone may then join its open seats).")
     spectator_chat: bool = Field(default=True, description="Let spectators talk in their own "
                                  "chat channel (the table chat is for the players either way).")
+    speed: Literal["live", "turn"] = Field(default="live", description="`live`: everybody "
+                                           "at the table at once; `turn`: turn-based, each "
+                                           "person has `move_time` seconds a turn.")
+    move_time: int | None = Field(default=None, description="Seconds a person has for a "
+                                  "turn of a turn-based game (required for it): 60 to "
+                                  "1209600 (14 days).")
+    on_timeout: Literal["bot", "drop", "lose"] | None = Field(
+        default=None, description="What running out of time brings in a turn-based game: "
+        "`bot` (default: a bot plays that turn), `drop` (after 3 timeouts a bot takes the "
+        "seat for good) or `lose` (the first timeout forfeits: ranked last, a bot plays the "
+        "seat on; a game of two ends at once).")
 
 
 class JoinGame(Strict):
@@ -104,6 +116,9 @@ class Claim(Strict):
 
 class Invite(Strict):
     seat: int = Field(ge=0, le=63, description="The open seat to invite somebody to.")
+    user: str | None = Field(default=None, min_length=1, max_length=40, description=(
+        "A player's account name (any capitals): seat them in that open seat at once, "
+        "instead of making a link. They must have added you as a friend."))
 
 
 class Act(Strict):
@@ -180,7 +195,7 @@ def summary(row: GameRow, request: Request | None = None,
             connected: dict[int, int] | None = None) -> dict[str, Any]:
     return {"id": row.id, "game": row.game, "options": row.options, "status": row.status,
             "version": row.version, "seats": players(row, connected),
-            "result": row.result, "rematch_id": row.rematch_id,
+            "result": row.result, "rematch_id": row.rematch_id, "clock": clock(row),
             "created_at": row.created_at.isoformat() if row.created_at else None,
             "updated_at": row.updated_at.isoformat() if row.updated_at else None,
             "url": links(request, row.id) if request is not None else None}
@@ -200,7 +215,9 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     limit(request, "creates")
     h = hub(request)
     create = functools.partial(h.service.create, spectator_chat=body.spectator_chat,
-                               client=client_address(request), account=await account(request))
+                               client=client_address(request), account=await account(request),
+                               speed=body.speed, move_time=body.move_time,
+                               on_timeout=body.on_timeout)
     row, tokens, invites = await h.write(create, body.game, body.options,
                                          body.seats, body.name, body.listed)
     h.kick_bots(row.id)
@@ -215,16 +232,27 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
             "spectator_url": links(request, row.id)}
 
 
-@router.get("/games", summary="Open, running or finished games")
+@router.get("/games", responses=ERRORS, summary="Open, running or finished games")
 async def list_games(request: Request, status: Literal["open", "running", "finished"] | None
-                     = None, limit: Annotated[int, Query(ge=1, le=200)] = 50
+                     = None, limit: Annotated[int, Query(ge=1, le=200)] = 50,
+                     game: Annotated[str | None, Query(max_length=32, description=(
+                         "Only this game: a name listed by GET /api/catalog."))] = None,
+                     players: Annotated[int | None, Query(ge=2, le=8, description=(
+                         "Only tables of this many seats."))] = None,
+                     speed: Annotated[Literal["live", "turn"] | None, Query(description=(
+                         "Only live or only turn-based games."))] = None,
                      ) -> list[dict[str, Any]]:
     """Each game's summary, its times in UTC with the offset written out (`created_at`,
     `updated_at`, `started_at`: a player's first move, or when the last seat was filled;
     `finished_at`) and the names of its `winners` (the seats with the best result, several
-    when they share it; empty until it is over)."""
+    when they share it; empty until it is over). Abandoned games are not among the running
+    ones: a live game nobody moved in for 30 minutes, a turn-based one a day past its
+    deadline. 422 for a filter outside its allowed values."""
+    if game is not None and game not in tlatelolco.list_games():
+        raise ApiError(422, "bad_filter", f"there is no game {game!r} to filter by; the games "
+                       f"are {', '.join(tlatelolco.list_games())}")
     h = hub(request)
-    rows = await h.call(h.service.lobby_games, status, limit)
+    rows = await h.call(h.service.lobby_games, status, limit, game, players, speed)
     return [listed_game(row, started, request) for row, started in rows]
 
 
@@ -302,14 +330,38 @@ async def claim(game_id: GameId, body: Claim, request: Request,
 async def invite(game_id: GameId, body: Invite, request: Request,
                  authorization: Authorization = None) -> dict[str, Any]:
     """For a player of the game: an invite to an open seat (after somebody left, or when a
-    link was lost); older invites to that seat stop working."""
+    link was lost); older invites to that seat stop working. With `user`, that player's
+    account takes the seat at once and is notified (no link: `invite` is null); it needs you
+    logged in and them to have added you as a friend (401 `login_needed`, 403
+    `not_their_friend`, 404 `unknown_player`)."""
     limit(request, "joins")
     h = hub(request)
     who = await credential(request, authorization)
+    if body.user is not None:
+        return await invite_by_name(request, game_id, who, body.seat, body.user)
     _, code, change = await h.write(h.service.invite, game_id, who, body.seat)
     await h.announce(change)
     return {"game_id": game_id, "seat": body.seat, "invite": code,
             "invite_url": links(request, game_id, code)}
+
+
+async def invite_by_name(request: Request, game_id: str, who: Credential | None, seat: int,
+                         name: str) -> dict[str, Any]:
+    """`invite` with a `user`: the player of the game first, then the named account's
+    consent (it added the inviter as a friend), then the seat, then the notice."""
+    from tlatelolco.web.notify.reminders import notify_invite
+    from tlatelolco.web.social.friends import check_invitable
+
+    h = hub(request)
+    await h.call(h.service.authenticate, game_id, who)  # a player of the game, first
+    me = await account(request)
+    invited = await h.call(check_invitable, h.service.store.engine, me.id if me else None, name)
+    _, inviter, change = await h.write(h.service.invite_user, game_id, who, seat,
+                                       int(invited.id), invited.name)
+    await h.announce(change)
+    await notify_invite(h, game_id, int(invited.id), inviter)
+    return {"game_id": game_id, "seat": seat, "user": invited.name, "invite": None,
+            "invite_url": None}
 
 
 @router.post("/games/{game_id}/leave", responses=ERRORS, summary="Give up your seat")

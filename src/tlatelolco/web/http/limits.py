@@ -73,18 +73,27 @@ def client_address(connection: HTTPConnection) -> str | None:
 
 @dataclass(slots=True)
 class RateLimits:
-    """Requests each client address may make per minute (0: no limit)."""
+    """Requests each client address may make per minute (0: no limit); the kinds of
+    `PER_HOUR` are counted per hour, and `name_logins` per account name, from any address
+    (guessing one account's password from many addresses)."""
 
     creates: int = 10  # new games (and rematches)
     joins: int = 30  # joins, claims and new invites
     hints: int = 20  # hints: each is a second of a bot worker's time
     sockets: int = 120  # WebSocket connections opened
+    logins: int = 10  # login attempts and password changes
+    name_logins: int = 20  # login attempts at one account name, per hour
+    signups: int = 5  # new accounts, per hour
 
     @classmethod
     def parse(cls, text: str) -> RateLimits:
         """`creates=10,joins=30` (the rest keep their defaults); ValueError saying why not."""
         return parse_counts(cls(), text, "rate limit", "requests per minute")
 
+
+PER_HOUR = {"name_logins", "signups"}  # RateLimits' kinds counted per hour
+LIMITED = {"name_logins": ("logins to that account", ""),  # what is counted, and whose
+           "signups": ("sign-ups", " from your address")}
 
 Counts = TypeVar("Counts")
 
@@ -117,16 +126,18 @@ class RateLimiter:
         per_minute = getattr(self.limits, kind)
         if per_minute <= 0:
             return
+        period = 3600.0 if kind in PER_HOUR else 60.0
         key, now = (kind, client or "?"), time.monotonic()
         with self._lock:
             tokens, stamp = self._buckets.pop(key, (float(per_minute), now))
-            tokens = min(float(per_minute), tokens + (now - stamp) * per_minute / 60.0)
+            tokens = min(float(per_minute), tokens + (now - stamp) * per_minute / period)
             if tokens < 1.0:
                 self._buckets[key] = (tokens, now)
-                wait = math.ceil((1.0 - tokens) * 60.0 / per_minute)
-                raise ApiError(429, "rate_limited", f"too many {kind} from your address: at "
-                               f"most {per_minute} a minute; try again in {wait} s",
-                               retry_after=wait)
+                wait = math.ceil((1.0 - tokens) * period / per_minute)
+                what, whose = LIMITED.get(kind, (kind, " from your address"))
+                raise ApiError(429, "rate_limited", f"too many {what}{whose}: at most "
+                               f"{per_minute} {'an hour' if kind in PER_HOUR else 'a minute'}; "
+                               f"try again in {wait} s", retry_after=wait)
             self._buckets[key] = (tokens - 1.0, now)
             while len(self._buckets) > self.clients:  # forget the longest-quiet clients
                 self._buckets.popitem(last=False)

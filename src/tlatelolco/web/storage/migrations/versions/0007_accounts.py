@@ -136,9 +136,17 @@ def downgrade() -> None:
         batch.drop_column("forfeited")
         batch.drop_column("timeouts")
         batch.drop_column("user_id")
-    with op.batch_alter_table("games") as batch:
-        for column in ("turn_started_at", "turn_seat", "on_timeout", "move_time", "speed"):
-            batch.drop_column(column)
+    clock = ("turn_started_at", "turn_seat", "on_timeout", "move_time", "speed")
+    if op.get_bind().dialect.name == "sqlite":
+        # SQLite (3.35 on) drops these columns in place. A batch copy of `games` would end
+        # with DROP TABLE games, which with foreign keys on deletes every seat, action and
+        # chat line of every game (ON DELETE CASCADE).
+        for column in clock:
+            op.execute(f"ALTER TABLE games DROP COLUMN {column}")
+    else:
+        with op.batch_alter_table("games") as batch:
+            for column in clock:
+                batch.drop_column(column)
     for table in ("server_keys", "push_subscriptions", "reminders", "leavers", "rated_games",
                   "rating_history", "ratings", "friends", "sessions", "users"):
         op.drop_table(table)
