@@ -30,15 +30,17 @@ def result_of(state: State) -> dict[str, Any] | None:
     return {"returns": state.returns(), "scores": state.scores()}
 
 
-def make_record(state: State, players: list[str], meta: dict[str, Any] | None = None
-                ) -> dict[str, Any]:
+def make_record(state: State, players: list[str], meta: dict[str, Any] | None = None,
+                result: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The record of the game at `state`; its `result` is the state's own unless one is given
+    (a game decided by a forfeit: see `check_forfeit`)."""
     game = state.get_game()
     record: dict[str, Any] = {
         "game": game.info.name,
         "options": dict(game.options),
         "players": list(players),
         "history": state.history(),
-        "result": result_of(state),
+        "result": result if result is not None else result_of(state),
     }
     if meta:
         record["meta"] = meta
@@ -82,6 +84,9 @@ def replay_record(record: Any) -> State:
     except IllegalActionError as err:
         raise RecordError(f"record history does not replay: {err}") from None
     expected, claimed = result_of(state), record["result"]
+    if isinstance(claimed, dict) and ("forfeit" in claimed or "forfeited" in claimed):
+        check_forfeit(claimed, expected, game.num_players())
+        return state
     if claimed is None and expected is not None:
         raise RecordError("record says the game is unfinished, but its history ends the game")
     if claimed is not None and expected is None:
@@ -91,6 +96,36 @@ def replay_record(record: Any) -> State:
         raise RecordError(f"record result {claimed} does not match the replayed game "
                           f"{expected} (tampered?)")
     return state
+
+
+def check_forfeit(claimed: dict[str, Any], expected: dict[str, Any] | None, players: int
+                  ) -> None:
+    """That a result decided by forfeits is well-formed (RecordError otherwise): `forfeited`
+    lists the seats that lost on time, each with return 0 (ranked last); a game ended at once
+    by a forfeit names the seat as `forfeit` and its history may stop before the end; else
+    the history ends the game and the points are the replayed game's."""
+    lost = claimed.get("forfeited", [])
+    returns = claimed.get("returns")
+    ended = claimed.get("forfeit")
+    seats = range(players)
+    if (not isinstance(lost, list) or any(type(s) is not int or s not in seats for s in lost)
+            or not isinstance(returns, list) or len(returns) != players
+            or any(type(r) not in (int, float) for r in returns)):
+        raise RecordError(f"record result {claimed} is not a forfeit result: 'forfeited' lists "
+                          f"seats 0 to {players - 1}, 'returns' has a number per seat")
+    if any(returns[s] != 0 for s in lost):
+        raise RecordError(f"record result {claimed}: a forfeited seat's return is 0")
+    if ended is not None:
+        if type(ended) is not int or ended not in lost:
+            raise RecordError(f"record result {claimed}: 'forfeit' is the forfeited seat "
+                              "that ended the game")
+        return
+    if expected is None:
+        raise RecordError("record has a result, but its history stops before the game ends "
+                          "and no seat forfeited it")
+    if claimed.get("scores") != expected["scores"]:
+        raise RecordError(f"record result {claimed} does not match the replayed game "
+                          f"{expected} (tampered?)")
 
 
 def record_for_seat(record: dict[str, Any], seat: int) -> dict[str, Any]:

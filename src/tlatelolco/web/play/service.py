@@ -26,6 +26,7 @@ from tlatelolco.records import make_record, result_of
 from tlatelolco.registry import game_class, list_games, load
 from tlatelolco.web.accounts.identity import Account, Credential
 from tlatelolco.web.http.errors import ApiError, forbidden, not_found, unauthorized
+from tlatelolco.web.play import clocks
 from tlatelolco.web.play.live import (
     Live,
     apply_step,
@@ -113,8 +114,10 @@ def game_status(seats: list[SeatRow], finished: bool) -> str:
 
 class Service:
     def __init__(self, store: Store, cache_size: int = 2000, *, quota: Quota | None = None,
-                 idle_bot_time: float = IDLE_BOT_TIME, expire_after: float = 0.0) -> None:
+                 idle_bot_time: float = IDLE_BOT_TIME, expire_after: float = 0.0,
+                 min_move_time: int = clocks.MIN_MOVE_TIME) -> None:
         self.store = store
+        self.min_move_time = min_move_time  # the shortest time a turn of a turn-based game
         self.cache_size = cache_size
         self.quota = quota or Quota(0, 0)  # games per creating address (none: unlimited)
         self.idle_bot_time = idle_bot_time  # a bot's seconds in a game of bots only (0: any)
@@ -187,28 +190,38 @@ class Service:
             entries.append(info)
         return entries
 
-    def lobby_games(self, status: str | None, limit: int
+    def lobby_games(self, status: str | None, limit: int, game: str | None = None,
+                    players: int | None = None, speed: str | None = None
                     ) -> list[tuple[GameRow, dt.datetime | None]]:
-        """The listed games, most recently changed first, each with when its players began to
-        move (None before the first move)."""
-        rows = self.store.list_games(status, limit)
+        """The listed games that pass the filters, most recently changed first, each with
+        when its players began to move (None before the first move)."""
+        rows = self.store.list_games(status, limit, game=game, players=players, speed=speed)
         started = self.store.first_moves([row.id for row in rows if row.status != "open"])
         return [(row, started.get(row.id)) for row in rows]
 
     def create(self, game: str, options: dict[str, Any], seats: list[str] | None,
                name: str | None, listed: bool, spectator_chat: bool = True,
-               client: str | None = None, account: Account | None = None
+               client: str | None = None, account: Account | None = None,
+               speed: str = clocks.LIVE, move_time: int | None = None,
+               on_timeout: str | None = None
                ) -> tuple[GameRow, dict[int, str], dict[int, str]]:
         """A new game; the personal credentials of the seats its creator takes, and the
         invites of its open seats (each good for one claim). `client`, the creator's address,
         is stored with it (quotas, fair bot time) and must be within its quota. The seats of
-        a logged-in creator are the `account`'s, under its name."""
+        a logged-in creator are the `account`'s, under its name. A turn-based game (`speed`
+        "turn") gives each person `move_time` seconds a turn, and `on_timeout` says what
+        running out brings (see `clocks`)."""
         try:
             check_option_types(game_class(game), options)
             checked = game_class(game).check_remote_options(options)
             loaded = load(game, **checked)
         except ValueError as err:
             raise ApiError(422, "bad_game", str(err)) from None
+        try:
+            speed, move_time, on_timeout = clocks.check_clock(speed, move_time, on_timeout,
+                                                              self.min_move_time)
+        except ValueError as err:
+            raise ApiError(422, "bad_clock", str(err)) from None
         n = loaded.num_players()
         specs = seats if seats is not None else ["taken"] + ["open"] * (n - 1)
         if len(specs) != n:
@@ -240,13 +253,16 @@ class Service:
                       options=dict(loaded.options), seed=str(secrets.randbits(63)),
                       status=game_status(rows, False), version=0, listed=listed,
                       seats=self._idle_bots(rows), client=client,
-                      spectator_chat=spectator_chat)
+                      spectator_chat=spectator_chat, speed=speed, move_time=move_time,
+                      on_timeout=on_timeout)
         check_quota(self.store, self.quota, client, self.expire_after)
         self.store.create_game(row)
         live = self.live(row.id)
         with live.lock:
             if live.state.is_chance_node():  # the opening shuffle happens now, on the server
                 self._commit(live, [])
+            else:
+                self._sync_clock(live)  # a person to move at once: the clock starts
         return live.row, tokens, invites
 
     @staticmethod
@@ -364,6 +380,29 @@ class Service:
             fresh = SeatRow(seat, OPEN, current.name, invite_hash=token_hash(invite))
             return live, invite, self._change_seat(live, fresh, expect=OPEN)
 
+    def invite_user(self, game_id: str, token: Credential | None, seat: int, user_id: int,
+                    name: str) -> tuple[Live, str, Change]:
+        """Seat the account `user_id` (named `name`) in open `seat` at once, asked for by a
+        player of the game (invite by name): no link and no credential change hands, as an
+        account's seats follow it; older invites to the seat stop working. The inviter's
+        name (for the notice) comes back with the change."""
+        live, mine = self.authenticate(game_id, token)
+        with live.lock:
+            if live.row.status == "finished":
+                raise ApiError(409, "finished", "this game is over; nobody can join it")
+            _check_seat_field(live, seat)
+            if live.row.seats[seat].kind != OPEN:
+                raise ApiError(409, "seat_taken", f"seat {seat + 1} is not open; a player can "
+                               "be seated by name in an open seat only")
+            held = live.seat_of(Account(user_id, name))
+            if held is not None and hides_between_seats(live.game):
+                raise ApiError(409, "one_seat", f"{name} holds seat {held + 1} of this game "
+                               f"already; in {live.game.info.title} the seats hide things from "
+                               "each other, so each person holds one seat")
+            inviter = live.row.seats[mine].name
+            taken = SeatRow(seat, HUMAN, name, user_id=user_id)
+            return live, inviter, self._change_seat(live, taken, expect=OPEN)
+
     def leave(self, game_id: str, token: Credential | None) -> tuple[Live, Change]:
         """Give up a seat: it opens for somebody else. An account leaving a game under way
         is rated as one of its losers when it ends."""
@@ -371,6 +410,9 @@ class Service:
         with live.lock:
             if live.row.status == "finished":
                 raise ApiError(409, "finished", "this game is over; there is nothing to leave")
+            if live.row.seats[seat].forfeited:  # opened, the game would wait for a player
+                raise ApiError(409, "forfeited", f"seat {seat + 1} forfeited on time: a bot "
+                               "plays it to the end, and it cannot be given up")
             holder = live.row.seats[seat].user_id
             if holder is not None and live.row.status == "running":
                 self.store.add_leaver(live.row.id, holder, seat)
@@ -385,6 +427,7 @@ class Service:
             raise ApiError(409, "seat_taken", f"seat {seat.seat + 1} was taken a moment ago; "
                            "open seats: " + (numbers(s.seat for s in live.row.seats
                                                      if s.kind == OPEN) or "none"))
+        self._sync_clock(live)  # the table filled (the clock starts) or a seat opened (stops)
         return Change(live.row.id, live.version, live.version, seats_changed=True)
 
     def rematch(self, game_id: str, token: Credential | None, client: str | None = None
@@ -393,7 +436,7 @@ class Service:
         (open seats get no invite: a player of the new game asks for one). It is `client`'s
         game, within its quota, as a create is."""
         live, seat = self.authenticate(game_id, token)
-        if not live.state.is_terminal():
+        if not live.state.is_terminal() and live.row.status != "finished":  # or forfeited
             raise ApiError(409, "not_finished", "a rematch can be asked for once the game is over")
         n = len(live.row.seats)
         with live.lock:
@@ -415,6 +458,8 @@ class Service:
                     with fresh.lock:
                         if fresh.state.is_chance_node():
                             self._commit(fresh, [])
+                        else:
+                            self._sync_clock(fresh)
                     live.row = _changed(live.row, rematch_id=row.id)
                 change = Change(game_id, live.version, live.version, seats_changed=True)
             else:
@@ -471,10 +516,11 @@ class Service:
         """Play `action` (a number) or `text` (notation) for the credential's seat; a refusal
         says why in `lang`, in the rules' words."""
         live, seat = self.authenticate(game_id, token)
-        return live, seat, self.act_as(live, seat, action, text, version, lang)
+        return live, seat, self.act_as(live, seat, action, text, version, lang, person=True)
 
     def act_as(self, live: Live, seat: int, action: Any, text: Any, version: Any,
-               lang: str = DEFAULT_LANGUAGE) -> Change:
+               lang: str = DEFAULT_LANGUAGE, person: bool = False) -> Change:
+        """`act` for `seat`; a `person`'s move must also come in time (turn-based games)."""
         _check_version_type(version)
         if (action is None) == (text is None):
             raise ApiError(422, "bad_action", "send exactly one of 'action' (an action number) "
@@ -490,6 +536,8 @@ class Service:
             self._catch_up(live, seats=False)  # another process may have stored steps
             state = live.state
             self._check_turn(live, seat, lang)
+            if person:
+                _check_in_time(live, seat, lang)
             _check_current(live, version)
             if text is not None:
                 try:
@@ -523,6 +571,7 @@ class Service:
         with live.lock:
             self._catch_up(live, seats=False)
             self._check_turn(live, seat)
+            _check_in_time(live, seat)
             _check_current(live, version)
             if not undoable_steps(live.log, seat, live.state.current_player()):
                 raise ApiError(409, "cannot_undo", "there is nothing to take back: only your "
@@ -578,23 +627,116 @@ class Service:
                 lang, seat_names(live.row.seats, lang)), to_move=to_move)
 
     def _commit(self, live: Live, steps: list[tuple[int, int]]) -> Change:
-        """Apply `steps` and the chance that follows on a copy and store them (lock held)."""
+        """Apply `steps` and the chance that follows on a copy and store them (lock held),
+        with the game's clock: it runs while a person's seat is to move."""
         state, log = live.state.clone(), list(live.log)
         for action, actor in steps:
             apply_step(state, action, log, actor)
         steps = steps + resolve_chance(state, live.row.seed, log)
         status = game_status(live.row.seats, state.is_terminal())
-        result = result_of(state)
+        result = _result(state, live.row.seats)
+        clock = _clock(live.row, state, status)
         previous = live.version
         if not self.store.commit_actions(live.row.id, previous, steps, status, result,
-                                         live.row.undos):
+                                         live.row.undos, clock):
             self._catch_up(live, seats=True)
             raise ApiError(409, "stale_version", "another move was accepted first; the game "
                            f"is now at version {live.version}", version=live.version)
         live.state, live.log = state, log
-        if status != live.row.status or result is not None:
-            live.row = _changed(live.row, status=status, result=result)
+        live.row = _changed(live.row, status=status, result=result, turn_seat=clock[0],
+                            turn_started_at=clock[1])
         return Change(live.row.id, len(log), previous)
+
+    def _sync_clock(self, live: Live) -> None:
+        """Start or stop the game's clock after its seats changed, without a move (lock
+        held): the last open seat taken, a seat given up."""
+        row = live.row
+        clock = _clock(row, live.state, row.status)
+        if clock == (row.turn_seat, clocks.utc(row.turn_started_at)):
+            return
+        if self.store.set_clock(row.id, live.version, *clock):
+            live.row = _changed(row, turn_seat=clock[0], turn_started_at=clock[1])
+
+    # --- timeouts of turn-based games -----------------------------------------------------
+    def time_out(self, game_id: str, seat: int, started: dt.datetime) -> Change | None:
+        """Apply the timeout of `seat`, whose clock started at `started`, if that clock still
+        runs and its deadline has passed; else None (nothing to do: the seat moved in time, or
+        another server process applied it first). The consequence is the game's `on_timeout`
+        (see `clocks.consequence`): a quick bot plays the seat's turn to its end and the
+        timeout is counted; "drop" at the third timeout gives the seat to that bot for good
+        (an account is noted as a leaver); "lose" forfeits the seat (ranked last; a bot plays
+        it on), which ends a game of two at once. All of it is stored in one transaction, on
+        the condition that the game is still as it was read."""
+        live = self.live(game_id)
+        with live.lock:
+            self._catch_up(live, seats=True)
+            row, state = live.row, live.state
+            started = clocks.utc(started)  # type: ignore[assignment]
+            due = clocks.deadline(row.turn_started_at, row.move_time)
+            if (row.status != "running" or row.turn_seat != seat or due is None
+                    or clocks.utc(row.turn_started_at) != started or clocks.now() < due):
+                return None
+            held = row.seats[seat]
+            if (state.is_terminal() or state.current_player() != seat or held.kind != HUMAN
+                    or held.forfeited):  # a clock left running by mistake: set it right
+                self._sync_clock(live)
+                return None
+            what = clocks.consequence(row.on_timeout, held.timeouts)
+            mine = dataclasses.replace(held, timeouts=held.timeouts + 1)
+            leaver = None
+            if what == clocks.DROP:
+                leaver = held.user_id
+                spec = _timeout_bot(live.game)
+                mine = SeatRow(seat, BOT, "", bot=spec, timeouts=held.timeouts + 1)
+            elif what == clocks.LOSE:
+                mine.forfeited = True
+            seats = [mine if s.seat == seat else s for s in row.seats]
+            if what == clocks.DROP:
+                mine.name = seat_names(seats)[seat]  # by level in English, as at creation
+            forfeited = [s.seat for s in seats if s.forfeited]
+            log = live.log
+            if what == clocks.LOSE and len(seats) <= 2:  # the other one wins: it ends now
+                steps: list[tuple[int, int]] = []
+                status = "finished"
+                result: dict[str, Any] | None = clocks.forfeit_result(
+                    len(seats), seat, forfeited, state.scores())
+            else:
+                state, log, steps = self._play_turn(live, seat)
+                status = game_status(seats, state.is_terminal())
+                result = _result(state, seats)
+            after = _changed(row, seats=seats)
+            clock = _clock(after, state, status, fresh=True)
+            previous = live.version
+            if not self.store.commit_timeout(row.id, previous, row.undos, seat, started, steps,
+                                             status, result, mine, clock, leaver):
+                self._catch_up(live, seats=True)
+                return None
+            live.state, live.log = state, log
+            live.row = _changed(after, status=status, result=result, turn_seat=clock[0],
+                                turn_started_at=clock[1], version=len(log))
+            return Change(row.id, len(log), previous, seats_changed=True)
+
+    def _play_turn(self, live: Live, seat: int
+                   ) -> tuple[Any, list[Any], list[tuple[int, int]]]:
+        """The quick bot's play of `seat`'s turn, to its end, on a copy (lock held): the
+        state, its log and the steps (chance included). The bot decides from what the seat
+        may know, as every bot seat does (`workers.bots.decide`)."""
+        from tlatelolco.web.workers.bots import decide
+
+        row, spec = live.row, _timeout_bot(live.game)
+        state, log = live.state.clone(), list(live.log)
+        steps: list[tuple[int, int]] = []
+        for _ in range(TURN_ACTIONS_MAX):
+            if state.is_terminal() or state.current_player() != seat:
+                break
+            job = {"game_id": f"{row.id}:timeout", "game": row.game, "options": row.options,
+                   "history": state.history(), "seat": seat, "spec": spec,
+                   "seed": bot_seed(row.seed, seat, len(log), "timeout")}
+            action = decide(job)
+            apply_step(state, action, log, seat)
+            steps.append((action, seat))
+            steps += resolve_chance(state, row.seed, log)
+        return state, log, steps
 
     # --- bots -----------------------------------------------------------------------------
     def bot_turn(self, game_id: str) -> tuple[int, str, dict[str, Any], Ticket] | None:
@@ -607,9 +749,9 @@ class Service:
         if row.status != "running" or state.is_terminal():
             return None
         seat = state.current_player()
-        if seat < 0 or row.seats[seat].kind != BOT:
+        if seat < 0 or (row.seats[seat].kind != BOT and not row.seats[seat].forfeited):
             return None
-        spec = row.seats[seat].bot or "random"
+        spec = row.seats[seat].bot or _timeout_bot(live.game)  # a forfeited seat: quick bot
         idle = all(s.kind == BOT for s in row.seats)
         if idle:
             spec = idle_spec(spec, self.idle_bot_time)
@@ -632,6 +774,7 @@ class Service:
         with live.lock:
             self._catch_up(live, seats=True)
             self._check_turn(live, seat)
+            _check_in_time(live, seat)
             people = [s.seat for s in live.row.seats if s.seat != seat and s.kind != BOT]
             if people:
                 raise ApiError(409, "no_hints", "hints are for games against bots only; "
@@ -676,14 +819,44 @@ class Service:
         return state
 
     def record(self, live: Live) -> dict[str, Any]:
-        if not live.state.is_terminal():
+        """The game's record once it is over: at its end, or when a forfeit decided it (then
+        its result is the stored one, which `records.check_forfeit` accepts)."""
+        if not live.state.is_terminal() and live.row.status != "finished":
+            self.refresh(live, seats=True)  # another process may have ended it
+        if not live.state.is_terminal() and live.row.status != "finished":
             raise ApiError(409, "not_finished", "the whole record is shown once the game is "
                            "over; until then step through it with the replay")
         meta: dict[str, Any] = {"id": live.row.id}
         if live.row.undos:
             # the history is the final line; what was taken back, in order, goes beside it
             meta["taken_back"] = self.store.takebacks_of(live.row.id)
-        return make_record(live.state, [s.name for s in live.row.seats], meta=meta)
+        forfeits = live.row.result if live.row.result and any(
+            s.forfeited for s in live.row.seats) else None
+        return make_record(live.state, [s.name for s in live.row.seats], meta=meta,
+                           result=forfeits)
+
+
+TURN_ACTIONS_MAX = 1000  # actions a bot plays for a seat out of time (a turn has far fewer)
+
+
+def _clock(row: GameRow, state: Any, status: str, fresh: bool = False
+           ) -> tuple[int | None, dt.datetime | None]:
+    """The seat whose clock runs once the game is at `state` and `status`, and since when
+    (see `clocks.running_seat`, `clocks.turn_start`)."""
+    seat = clocks.running_seat(row.speed, status, state.current_player(),
+                               [(s.kind, s.forfeited) for s in row.seats])
+    return seat, clocks.turn_start(seat, row.turn_seat, row.turn_started_at, clocks.now(),
+                                   fresh)
+
+
+def _result(state: Any, seats: list[SeatRow]) -> dict[str, Any] | None:
+    """The result of a game at `state`, its forfeited seats ranked last."""
+    return clocks.ranked_last(result_of(state), [s.seat for s in seats if s.forfeited])
+
+
+def _timeout_bot(game: Any) -> str:
+    """The quick bot that plays for a seat out of time, or for good once it is given up."""
+    return clocks.TIMEOUT_BOT if clocks.TIMEOUT_BOT in bot_names(game) else "random"
 
 
 def _job(live: Live, seat: int, spec: str | None, purpose: str = "bot") -> dict[str, Any]:
@@ -740,6 +913,20 @@ def _check_seat_field(live: Live, seat: int) -> None:
         raise ApiError(422, "bad_seat", f"'seat' {seat} names no seat: this game's seats are "
                        f"0 to {len(live.row.seats) - 1} in the API (seats 1 to "
                        f"{len(live.row.seats)} for people)")
+
+
+def _check_in_time(live: Live, seat: int, lang: str = DEFAULT_LANGUAGE) -> None:
+    """That a person's seat may still move itself (lock held): it has not forfeited, and in a
+    turn-based game its time for this turn has not run out (the server's clock applies the
+    timeout at once); else the 409 that says so, in `lang`."""
+    row = live.row
+    if row.seats[seat].forfeited:
+        raise ApiError(409, "forfeited", gettext(N_("your seat forfeited this game when its "
+                                                    "time ran out; a bot plays it now"), lang))
+    due = clocks.deadline(row.turn_started_at, row.move_time) if row.turn_seat == seat else None
+    if due is not None and clocks.now() >= due:
+        raise ApiError(409, "out_of_time", gettext(N_("your time for this turn ran out; the "
+                                                      "server applies the timeout now"), lang))
 
 
 def _check_current(live: Live, version: int) -> None:

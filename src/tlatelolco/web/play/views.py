@@ -15,6 +15,7 @@ from typing import Any
 from tlatelolco.contract import State
 from tlatelolco.i18n import DEFAULT_LANGUAGE, N_, gettext, render
 from tlatelolco.records import result_of
+from tlatelolco.web.play.clocks import clock_json
 from tlatelolco.web.play.live import Live, Step, undoable_steps
 from tlatelolco.web.storage.store import GameRow, SeatRow
 
@@ -50,6 +51,25 @@ def seat_names(seats: Sequence[SeatRow], lang: str = DEFAULT_LANGUAGE) -> list[s
         else:
             names.append(seat.name)
     return names
+
+
+def clock(row: GameRow) -> dict[str, Any] | None:
+    """The game's clock as views and summaries show it: None for a live game, else its move
+    time, what a timeout brings, the seat whose clock runs (None while nobody's does: the game
+    waits for players, a bot or chance moves, or it is over), when that turn started and its
+    deadline, and each seat's timeouts and forfeit."""
+    return clock_json(row.speed, row.move_time, row.on_timeout, row.turn_seat,
+                      row.turn_started_at, [s.timeouts for s in row.seats],
+                      [s.forfeited for s in row.seats])
+
+
+def game_result(row: GameRow, state: State) -> dict[str, Any] | None:
+    """The result once the game is over: the stored one when a seat forfeited (it ranks
+    last; a game of two ends at once, before the rules would end it), else the state's."""
+    if row.result is not None and row.status == "finished" and any(
+            s.forfeited for s in row.seats):
+        return row.result
+    return result_of(state)
 
 
 def players(row: GameRow, connected: dict[int, int] | None = None,
@@ -119,9 +139,10 @@ def versioned_view(live: Live, viewer: int | None, log_from: int = 0,
     common = live.cached(state, "common", lambda: dumps({
         "type": "view", "game_id": row.id, "game": row.game, "title": live.game.info.title,
         "options": dict(live.game.options), "version": len(log),
-        "to_move": to_move, "scores": state.scores(), "result": result_of(state)})[:-1])
+        "to_move": to_move, "scores": state.scores()})[:-1])
     log_from = max(0, min(log_from, len(log)))
-    rest = dumps({"viewer": viewer, "status": row.status,
+    rest = dumps({"result": game_result(row, state), "clock": clock(row),
+                  "viewer": viewer, "status": row.status,
                   "players": players(row, connected, lang), "rematch_id": row.rematch_id,
                   "undo": undoable_steps(log, viewer, to_move) if mine else 0,
                   "log_from": log_from,
@@ -142,6 +163,7 @@ def replay_view(live: Live, state: State, viewer: int | None, step: int,
                 lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The view of `viewer` as it was after `step` actions (`state` is that position)."""
     row = live.row
+    ended = step == live.version and row.status == "finished"  # a forfeit may end it early
     return {
         "type": "replay",
         "game_id": row.id,
@@ -151,13 +173,14 @@ def replay_view(live: Live, state: State, viewer: int | None, step: int,
         "version": step,
         "length": live.version,
         "viewer": viewer,
-        "status": "finished" if state.is_terminal() else "running",
+        "status": "finished" if state.is_terminal() or ended else "running",
         "to_move": state.current_player(),
         "players": players(row, None, lang),
         "observation": observation(state, viewer),
         "legal": [],
         "scores": state.scores(),
-        "result": result_of(state),
+        "result": game_result(row, state) if ended or state.is_terminal() else None,
+        "clock": clock(row),
         "log_from": 0,
         "log": log_entries(state, live.log, viewer, 0, step, lang, seat_names(row.seats, lang)),
         "rematch_id": None,
@@ -165,5 +188,5 @@ def replay_view(live: Live, state: State, viewer: int | None, step: int,
     }
 
 
-__all__ = ["HIDDEN_TEXT", "bot_level", "players", "replay_view", "seat_names", "seat_view",
-           "seat_view_text", "versioned_view"]
+__all__ = ["HIDDEN_TEXT", "bot_level", "clock", "game_result", "players", "replay_view",
+           "seat_names", "seat_view", "seat_view_text", "versioned_view"]

@@ -20,6 +20,7 @@ from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.http.limits import RateLimiter, RateLimits
 from tlatelolco.web.play.service import Change, Service
 from tlatelolco.web.realtime.chat import address_limiter, chat_channel
+from tlatelolco.web.realtime.clock import Clock
 from tlatelolco.web.realtime.pubsub import PubSub, channel
 from tlatelolco.web.workers.bots import HINT_TIME, WorkerPool, time_budget
 from tlatelolco.web.workers.fairness import HINT, Ticket
@@ -35,8 +36,9 @@ class Hub:
                  bot_delay: float = 0.0, bot_delays: dict[str, float] | None = None,
                  bot_time: float = 5.0, inline: bool = False,
                  limits: RateLimiter | None = None, expire_after: float = 0.0,
-                 expire_bot_games: float = 0.0) -> None:
+                 expire_bot_games: float = 0.0, clock_check: float = 15.0) -> None:
         self.service = service
+        self.clock = Clock(self, clock_check)  # applies the timeouts of turn-based games
         self.limits = limits or RateLimiter(RateLimits(0, 0, 0, 0))
         self.chat_limits = address_limiter()  # chat messages per client address
         self.expire_after = expire_after
@@ -82,6 +84,7 @@ class Hub:
         for game_id in await self.call(self.service.store.running_game_ids):
             self.kick_bots(game_id)  # games a stopped or killed server left with a bot to move
         self._sweeper = asyncio.create_task(self._sweep())
+        self.clock.start()
 
     async def _sweep(self, every: float = 20.0) -> None:
         """Now and then, move the bots of games nobody moved for a while (the process that
@@ -108,6 +111,7 @@ class Hub:
                 log.exception("looking for stalled bot seats failed")
 
     async def close(self) -> None:
+        await self.clock.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
         for task in list(self._bot_tasks.values()):

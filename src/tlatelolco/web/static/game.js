@@ -226,6 +226,7 @@
     const moved = !view || view.version !== message.version;
     const same = !moved && summary(view) === summary(message);
     view = message;
+    noteTimeouts();
     if (moved) { path = []; sending = false; if (!historyView) highlightStep = null; }
     if (same) drawPlayers();  // only who is online changed: keep the board (and the focus)
     else draw();
@@ -236,7 +237,8 @@
 
   function summary(v) {
     return JSON.stringify([v.viewer, v.status, v.to_move, v.legal.length, v.rematch_id, v.result,
-                           v.undo, v.players.map((p) => [p.kind, p.name])]);
+                           v.undo, v.players.map((p) => [p.kind, p.name]),
+                           v.clock ? [v.clock.seat, v.clock.deadline] : null]);
   }
 
   function send(message) {
@@ -825,6 +827,10 @@
         : t("Step {k} of {n} · {turn}", {k: view.version, n: view.length, turn: text});
     }
     el.textContent = text;
+    const clock = view.clock;
+    if (!replayMode && clock && clock.deadline && view.status === "running" && clock.seat === view.to_move) {
+      el.append(" · ", clockLeft(clock));  // the time left of the seat to move, in sight
+    }
     el.classList.toggle("mine", mine);
     $("watching").hidden = replayMode || view.viewer !== null;
     document.title = `${mine ? "● " : ""}${t(view.title)} — Tlatelolco`;
@@ -856,6 +862,8 @@
         `<span class="kind">${T.escape(kind)}</span>` +
         `<span class="score" aria-label="${T.escape(t("score"))}">${T.escape(score)}</span>`;
       if (p.seat === view.to_move) li.setAttribute("aria-current", "true");
+      const clocked = seatClock(p);
+      if (clocked) li.append(clocked);
       const extra = document.createElement("div");
       extra.className = "seat-actions";
       if (p.kind !== "open") delete invites[p.seat];  // taken: that link is used up
@@ -875,6 +883,107 @@
       if (extra.childNodes.length) li.append(extra);
       list.append(li);
     });
+    drawClockInfo();
+  }
+
+  // --- the clock of a turn-based game: the running seat's time left, each seat's timeouts ----
+  let seenTimeouts = null;  // each seat's timeouts in the last view: a rise is a new timeout
+  const timeoutNotes = {};  // seat -> what its latest timeout (seen on this page) brought
+
+  function noteTimeouts() {
+    const clock = view && view.clock;
+    if (!clock || replayMode) return;
+    if (seenTimeouts) {
+      clock.timeouts.forEach((n, seat) => {
+        if (n <= (seenTimeouts[seat] || 0)) return;
+        const p = view.players[seat];
+        timeoutNotes[seat] = clock.forfeited[seat] ? t("Time out: the seat forfeits, a bot plays it on")
+          : p && p.kind === "bot" ? t("Time out: a bot took the seat for good")
+          : t("Time out: a bot played");
+      });
+    }
+    seenTimeouts = clock.timeouts.slice();
+  }
+
+  const pad = (n) => String(n).padStart(2, "0");
+  // "2 d 3 h" over a day, "5:04:09" over an hour, else "14:05" or "0:42"
+  function timeLeft(ms) {
+    const s = Math.max(0, Math.floor(ms / 1000));
+    const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
+    const m = Math.floor((s % 3600) / 60), sec = s % 60;
+    if (d > 0) return t("{d} d {h} h", {d, h});
+    if (h > 0) return `${h}:${pad(m)}:${pad(sec)}`;
+    return `${m}:${pad(sec)}`;
+  }
+
+  // a move time in words: "2 d", "1 d 12 h", "3 h", "1 h 30 min", "45 min", "30 s"
+  function duration(seconds) {
+    const d = Math.floor(seconds / 86400), h = Math.floor((seconds % 86400) / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    if (d > 0) return h ? t("{d} d {h} h", {d, h}) : t("{d} d", {d});
+    if (h > 0) return m ? t("{h} h {m} min", {h, m}) : t("{h} h", {h});
+    if (m > 0) return t("{m} min", {m});
+    return t("{s} s", {s: seconds});
+  }
+
+  function tickClock(el) {
+    const left = Date.parse(el.dataset.deadline) - Date.now();
+    const text = timeLeft(left);
+    if (el.textContent !== text) el.textContent = text;
+    // red in the last minute, or the last tenth of the move time
+    el.classList.toggle("low", left < 60000 || left < Number(el.dataset.moveTime) * 100);
+  }
+
+  function clockLeft(clock) {
+    const el = document.createElement("span");
+    el.className = "clock-left";
+    el.dataset.deadline = clock.deadline;
+    el.dataset.moveTime = String(clock.move_time);
+    el.title = t("Time left for this move");
+    tickClock(el);
+    return el;
+  }
+  setInterval(() => { for (const el of document.querySelectorAll(".clock-left")) tickClock(el); }, 1000);
+
+  function tag(text, cls) {
+    const span = document.createElement("span");
+    span.className = cls;
+    span.textContent = text;
+    return span;
+  }
+
+  // a seat's line under its name: its time left while its clock runs, its timeouts, forfeit
+  function seatClock(p) {
+    const clock = view.clock;
+    if (!clock) return null;
+    const box = document.createElement("div");
+    box.className = "seat-clock";
+    if (!replayMode && clock.seat === p.seat && clock.deadline && view.status === "running") {
+      box.append(tag(t("Time left:"), "note"), clockLeft(clock));
+    }
+    if (clock.forfeited[p.seat]) box.append(tag(t("forfeited"), "forfeit"));
+    const n = clock.timeouts[p.seat] || 0;
+    if (n) box.append(tag(tn("{n} timeout", "{n} timeouts", n), "timeouts"));
+    if (!replayMode && timeoutNotes[p.seat]) box.append(tag(timeoutNotes[p.seat], "timeout-note"));
+    return box.childNodes.length ? box : null;
+  }
+
+  // under the players: the table's speed and what running out of time brings
+  function drawClockInfo() {
+    let box = $("clock-info");
+    const clock = view.clock;
+    if (!clock) { if (box) box.remove(); return; }
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "clock-info";
+      box.className = "clock-info note";
+      $("players").after(box);
+    }
+    const what = clock.on_timeout === "lose" ? t("the seat forfeits the game (a bot plays it on)")
+      : clock.on_timeout === "drop" ? t("a bot plays that turn; at the third timeout it takes the seat")
+      : t("a bot plays that turn");
+    box.textContent = t("Turn-based: {time} per move. Out of time: {what}.",
+                        {time: duration(clock.move_time), what});
   }
 
   async function makeInvite(seat, b) {
@@ -1018,7 +1127,20 @@
     if (!view.result) { box.hidden = true; return; }
     box.hidden = false;
     let html = `<h2>${T.escape(t("Result"))}</h2>`;
-    try { html += renderer().result(view) || ""; } catch (err) { console.error(err); }
+    const res = view.result;
+    const lost = res.forfeited || [];
+    if (typeof res.forfeit === "number") {  // a forfeit ended it before the rules would
+      const winners = (res.returns || []).map((r, s) => (r > 0 ? T.seatName(view, s) : null))
+        .filter((name) => name !== null).join(", ");
+      html += `<p class="forfeit-note">${T.escape(t("{name} ran out of time and forfeits the game. Winner: {winners}",
+                                                     {name: T.seatName(view, res.forfeit), winners}))}</p>`;
+    } else {
+      try { html += renderer().result(view) || ""; } catch (err) { console.error(err); }
+      if (lost.length) {  // ranked last: out of time at a table that said so
+        const names = lost.map((s) => T.seatName(view, s)).join(", ");
+        html += `<p class="note forfeit-note">${T.escape(t("Forfeited on time, ranked last: {names}", {names}))}</p>`;
+      }
+    }
     box.innerHTML = html;
     if (replayMode) return;
     if (view.rematch_id) {

@@ -13,12 +13,17 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    ColumnElement,
     DateTime,
     Engine,
+    Interval,
+    and_,
     bindparam,
     delete,
     func,
     insert,
+    literal_column,
+    or_,
     select,
     text,
     update,
@@ -29,8 +34,10 @@ from tlatelolco.web.storage.db import actions, games, leavers, seats, takebacks
 
 ADVANCE = text(
     "UPDATE games SET version = :new, status = :status, result = :result, "
-    "updated_at = :updated WHERE id = :id AND version = :version AND undos = :undos"
-).bindparams(bindparam("result", type_=JSON), bindparam("updated", type_=DateTime(True)))
+    "updated_at = :updated, turn_seat = :turn_seat, turn_started_at = :turn_started "
+    "WHERE id = :id AND version = :version AND undos = :undos"
+).bindparams(bindparam("result", type_=JSON), bindparam("updated", type_=DateTime(True)),
+             bindparam("turn_started", type_=DateTime(True)))
 APPEND = text(
     "INSERT INTO actions (game_id, idx, action, seat, created_at) "
     "VALUES (:game_id, :idx, :action, :seat, :created)"
@@ -52,6 +59,28 @@ def _clock(found: Any) -> dict[str, Any]:
     return {"speed": found["speed"], "move_time": found["move_time"],
             "on_timeout": found["on_timeout"], "turn_seat": found["turn_seat"],
             "turn_started_at": found["turn_started_at"]}
+
+
+LIVE_ABANDONED = dt.timedelta(minutes=30)  # a live game nobody moved in for this long
+TURN_ABANDONED = dt.timedelta(days=1)  # a turn-based game this long past its turn's deadline
+JULIAN_EPOCH = 2440587.5  # the Julian day of 1970-01-01 00:00 UTC (SQLite's julianday)
+
+
+def abandoned(dialect: str, stamp: dt.datetime) -> ColumnElement[bool]:
+    """A condition on `games`, true for a game nobody plays any more at `stamp`: a live one
+    without a move for 30 minutes, a turn-based one a day past its turn's deadline (its
+    players gone, its clock unchecked). Never NULL, so that it can be negated."""
+    live = and_(games.c.speed == "live", games.c.updated_at < stamp - LIVE_ABANDONED)
+    cutoff = stamp - TURN_ABANDONED
+    if dialect == "sqlite":  # times are stored as UTC text, which julianday reads
+        late = (func.julianday(games.c.turn_started_at) + games.c.move_time / 86400.0
+                < cutoff.timestamp() / 86400 + JULIAN_EPOCH)
+    else:
+        second = literal_column("interval '1 second'", Interval)
+        late = games.c.turn_started_at + games.c.move_time * second < cutoff
+    turn = and_(games.c.speed == "turn", games.c.turn_started_at.is_not(None),
+                games.c.move_time.is_not(None), late)
+    return or_(live, turn)
 
 
 @dataclass(slots=True)
@@ -167,8 +196,10 @@ class Store:
         return rows[0][2], [(a, s) for _, a, s in rows[1:]]
 
     def commit_actions(self, game_id: str, version: int, steps: list[tuple[int, int]],
-                       status: str, result: dict[str, Any] | None, undos: int = 0) -> bool:
-        """Store `steps` as steps `version`, `version`+1, ... in one transaction.
+                       status: str, result: dict[str, Any] | None, undos: int = 0,
+                       clock: tuple[int | None, dt.datetime | None] = (None, None)) -> bool:
+        """Store `steps` as steps `version`, `version`+1, ... in one transaction, with the
+        game's new `clock` (the seat whose clock runs and since when; turn-based games).
 
         False (and nothing written) when the game is no longer at `version` (or has had an
         undo since the caller looked). This runs for every move, so its statements are plain
@@ -180,13 +211,73 @@ class Store:
                 moved = db.execute(ADVANCE, {
                     "id": game_id, "version": version, "new": version + len(steps),
                     "status": status, "updated": stamp, "undos": undos,
-                    "result": result})
+                    "result": result, "turn_seat": clock[0], "turn_started": clock[1]})
                 if moved.rowcount != 1:
                     db.rollback()
                     return False
                 db.execute(APPEND, [
                     {"game_id": game_id, "idx": version + i, "action": a, "seat": s,
                      "created": stamp} for i, (a, s) in enumerate(steps)])
+        except IntegrityError:
+            return False
+        return True
+
+    # --- the clocks of turn-based games ----------------------------------------------------
+    def set_clock(self, game_id: str, version: int, seat: int | None,
+                  started: dt.datetime | None) -> bool:
+        """Start or stop the game's clock (a seat taken or given up) if the game is still at
+        `version`; whether it was written."""
+        with self.engine.begin() as db:
+            return bool(db.execute(update(games).where(
+                games.c.id == game_id, games.c.version == version,
+            ).values(turn_seat=seat, turn_started_at=started)).rowcount == 1)
+
+    def running_clocks(self) -> list[tuple[str, int, dt.datetime, int]]:
+        """(game id, seat, turn started at, move time) of every clock running now: what the
+        clock task of each server process reads, so a restarted process misses none."""
+        query = select(games.c.id, games.c.turn_seat, games.c.turn_started_at,
+                       games.c.move_time).where(
+            games.c.status == "running", games.c.speed == "turn",
+            games.c.turn_seat.is_not(None), games.c.turn_started_at.is_not(None),
+            games.c.move_time.is_not(None))
+        with self.engine.connect() as db:
+            return [(i, s, t, m) for i, s, t, m in db.execute(query)]
+
+    def commit_timeout(self, game_id: str, version: int, undos: int, seat: int,
+                       started: dt.datetime, steps: list[tuple[int, int]], status: str,
+                       result: dict[str, Any] | None, held: SeatRow,
+                       clock: tuple[int | None, dt.datetime | None],
+                       leaver: int | None = None) -> bool:
+        """Apply a timeout in one transaction: only if the game is still at `version` and
+        `undos` with the clock of `seat` started at `started` (so of two processes that saw
+        the deadline pass, one applies it and the other finds nothing to do), store the steps
+        played for the seat, its new row `held` (its timeouts counted; a bot's, or forfeited),
+        the game's status, result and next clock, and the account `leaver` that was dropped."""
+        stamp = now()
+        try:
+            with self.engine.begin() as db:
+                moved = db.execute(update(games).where(
+                    games.c.id == game_id, games.c.version == version, games.c.undos == undos,
+                    games.c.status == "running", games.c.turn_seat == seat,
+                    games.c.turn_started_at == started,
+                ).values(version=version + len(steps), status=status, result=result,
+                         updated_at=stamp, turn_seat=clock[0], turn_started_at=clock[1]))
+                if moved.rowcount != 1:
+                    db.rollback()
+                    return False
+                if steps:
+                    db.execute(APPEND, [
+                        {"game_id": game_id, "idx": version + i, "action": a, "seat": s,
+                         "created": stamp} for i, (a, s) in enumerate(steps)])
+                db.execute(update(seats).where(seats.c.game_id == game_id,
+                                               seats.c.seat == seat).values(
+                    kind=held.kind, name=held.name, bot=held.bot, token_hash=held.token_hash,
+                    invite_hash=held.invite_hash, user_id=held.user_id,
+                    timeouts=held.timeouts, forfeited=held.forfeited))
+                if leaver is not None and db.execute(select(leavers.c.seat).where(
+                        leavers.c.game_id == game_id, leavers.c.user_id == leaver)).first() is None:
+                    db.execute(insert(leavers).values(game_id=game_id, user_id=leaver,
+                                                      seat=seat, at=stamp))
         except IntegrityError:
             return False
         return True
@@ -259,11 +350,25 @@ class Store:
                        .values(status=status, updated_at=now()))
             return str(status)
 
-    def list_games(self, status: str | None, limit: int) -> list[GameRow]:
+    def list_games(self, status: str | None, limit: int, game: str | None = None,
+                   players: int | None = None, speed: str | None = None) -> list[GameRow]:
+        """The listed games, most recently changed first; only those of `status`, `game`,
+        `players` seats and `speed` when given. Abandoned games (see `abandoned`) are left
+        out of the running ones: a lobby full of dead tables sends people away."""
         with self.engine.connect() as db:
             query = select(games).where(games.c.listed.is_(True))
             if status is not None:
                 query = query.where(games.c.status == status)
+            if game is not None:
+                query = query.where(games.c.game == game)
+            if speed is not None:
+                query = query.where(games.c.speed == speed)
+            if players is not None:  # every game has a row per seat from its creation
+                query = query.where(select(func.count()).where(seats.c.game_id == games.c.id)
+                                    .scalar_subquery() == players)
+            if status in (None, "running"):
+                query = query.where(~and_(games.c.status == "running",
+                                          abandoned(self.engine.dialect.name, now())))
             found = db.execute(query.order_by(games.c.updated_at.desc()).limit(limit)
                                ).mappings().all()
             return [GameRow(id=g["id"], game=g["game"], options=dict(g["options"]),
@@ -286,13 +391,14 @@ class Store:
             return {game_id: stamp for game_id, stamp in db.execute(query)}
 
     def running_game_ids(self, idle_for: float = 0.0) -> list[str]:
-        """Running games, or those among them with a bot seat and no move for `idle_for`
-        seconds (a bot whose process died)."""
+        """Running games, or those among them with a bot seat (or a forfeited one, which a
+        bot plays) and no move for `idle_for` seconds (a bot whose process died)."""
         query = select(games.c.id).where(games.c.status == "running")
         if idle_for > 0:
             query = query.where(
                 games.c.updated_at < now() - dt.timedelta(seconds=idle_for),
-                games.c.id.in_(select(seats.c.game_id).where(seats.c.kind == "bot")))
+                games.c.id.in_(select(seats.c.game_id).where(
+                    or_(seats.c.kind == "bot", seats.c.forfeited.is_(True)))))
         with self.engine.connect() as db:
             return list(db.execute(query).scalars())
 
@@ -306,7 +412,8 @@ class Store:
         if idle_for:
             queries.append(select(games.c.id).where(
                 games.c.status != "finished",
-                games.c.updated_at < stamp - dt.timedelta(seconds=idle_for)))
+                games.c.updated_at < stamp - dt.timedelta(seconds=idle_for),
+                games.c.turn_seat.is_(None)))  # a running clock moves its game on itself
         if bot_games_after:
             people = select(seats.c.game_id).where(seats.c.game_id == games.c.id,
                                                    seats.c.kind != "bot")

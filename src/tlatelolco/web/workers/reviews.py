@@ -170,6 +170,10 @@ class Reviews:
         """Queue the review of a finished game (unless it is stored, queued or running); its
         state. ApiError 409 for a game not over, 429 over the queue's or the client's limit."""
         live, viewer = await self.hub.call(self.hub.service.viewer, game_id, token)
+        if live.row.status == "finished" and not live.state.is_terminal():
+            raise ApiError(409, "forfeited", "this game ended on time before its rules ended "
+                           "it (a seat forfeited): the review judges games played to their "
+                           "end, and the replay shows the moves played")
         if live.row.status != "finished" or not live.state.is_terminal():
             raise ApiError(409, "not_finished", "only a finished game can be reviewed; this "
                            "one is still being played (or waits for players). Ask again once "
