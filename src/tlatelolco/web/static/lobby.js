@@ -1,18 +1,24 @@
-// The lobby: create a game (game, options, seats with bots by level), share invite links, join,
-// watch, replay, and get back to the games this browser plays or watches. What it remembers
-// stays in this browser: the player's name, the seat credentials (seats.js) and the games it
-// only watches.
+// The lobby: create a game (game, options, seats with bots by level, live or turn-based), share
+// invite links, join, watch, replay, filter the lists (kept in the address), and get back to
+// the games this browser plays or watches. What it remembers stays in this browser: the
+// player's name, the seat credentials (seats.js) and the games it only watches. With an
+// account (account.js) it also shows the account's games, your turn first, its friends and
+// their open tables, and invites a friend to an open seat by name.
 "use strict";
 (function () {
   const T = window.Tlatelolco;
   const S = window.TlatelolcoSeats;
+  const A = window.TlatelolcoAccount || null;  // absent: the lobby works for guests alone
   const t = (m, p) => T.t(m, p);
   const tn = (s, p, n, q) => T.tn(s, p, n, q);
   const $ = (id) => document.getElementById(id);
   const NAME_KEY = "tlatelolco:name";  // the game page's claim form reads it too
   const WATCHED_KEY = "tlatelolco:watched";  // the game page adds the games it watches
   const HARD_TIME = 2;  // seconds a hard bot thinks a move
+  const FILTERS = ["game", "players", "speed"];  // the lists' filters, as the API names them
+  const PLAYER_COUNTS = [2, 3, 4, 5, 6, 7, 8];
   let catalog = [];
+  let filters = {};  // filter name -> value, as in the address
 
   // The static text of lobby.html (its data-i18n attributes), written out here so that the
   // extractor finds it: Babel reads no HTML attributes.
@@ -36,6 +42,29 @@
       "Open games": t("Open games"),
       "Running games": t("Running games"),
       "Finished games": t("Finished games"),
+      "Site": t("Site"),
+      "Leaderboard": t("Leaderboard"),
+      "Speed": t("Speed"),
+      "Live": t("Live"),
+      "Turn-based": t("Turn-based"),
+      "Time per move": t("Time per move"),
+      "5 minutes": t("5 minutes"),
+      "1 hour": t("1 hour"),
+      "12 hours": t("12 hours"),
+      "1 day": t("1 day"),
+      "3 days": t("3 days"),
+      "On timeout": t("On timeout"),
+      "A bot plays the turn": t("A bot plays the turn"),
+      "Dropped after 3 timeouts": t("Dropped after 3 timeouts"),
+      "Loses the game": t("Loses the game"),
+      "Friends": t("Friends"),
+      "Add a friend by name": t("Add a friend by name"),
+      "Add friend": t("Add friend"),
+      "Friends' open tables": t("Friends' open tables"),
+      "Show only": t("Show only"),
+      "All games": t("All games"),
+      "Any number": t("Any number"),
+      "Any speed": t("Any speed"),
     };
   }
 
@@ -44,6 +73,11 @@
     for (const node of document.querySelectorAll("[data-i18n]")) {
       const key = node.dataset.i18n;
       node.textContent = Object.prototype.hasOwnProperty.call(text, key) ? text[key] : t(key);
+    }
+    for (const node of document.querySelectorAll("[data-i18n-label]")) {
+      const key = node.dataset.i18nLabel;
+      node.setAttribute("aria-label",
+                        Object.prototype.hasOwnProperty.call(text, key) ? text[key] : t(key));
     }
     document.title = t("Tlatelolco — lobby");
     $("name").placeholder = t("Player 1");
@@ -356,14 +390,47 @@
     const name = $("name").value.trim();
     rememberName(name);
     try {
-      const game = await api("POST", "/api/games", {
-        game: $("game").value, options, seats: seatChoices(), name: name || null,
-        listed: $("listed").checked, spectator_chat: $("spectator-chat").checked});
+      const body = {game: $("game").value, options, seats: seatChoices(), name: name || null,
+                    listed: $("listed").checked, spectator_chat: $("spectator-chat").checked};
+      if ($("speed").value === "turn") {  // a live game sends none: the server's default
+        Object.assign(body, {speed: "turn", move_time: Number($("move-time").value),
+                             on_timeout: $("on-timeout").value});
+      }
+      const game = await api("POST", "/api/games", body);
       if (keepSeats(game).length) { location.assign(gamePath(game.id)); return; }
       showCreated(game);
       refresh();
       refreshMine().catch(() => {});
+      if (A) A.refresh();
     } catch (err) { showError(err.message); }
+  }
+
+  // --- speed: live, or turn-based with a time per move and what a timeout brings ----------------
+  function speedText() {
+    const turn = $("speed").value === "turn";
+    $("turn-options").hidden = !turn;
+    $("speed-about").textContent = turn
+      ? t("Each player moves when they have time: a game can run over days. Players with an " +
+          "account are reminded when it is their turn.")
+      : t("Everyone plays at once, as at a table.");
+    const about = {
+      bot: t("When a player's time runs out, a bot plays that turn for them; they play on " +
+             "afterwards."),
+      drop: t("A bot plays each turn that runs out; after the third, the bot takes the seat " +
+              "for good and the player counts as having left."),
+      lose: t("The first turn that runs out loses the game for that player; a bot plays " +
+              "their seat on."),
+    };
+    $("on-timeout-about").textContent = about[$("on-timeout").value] || "";
+  }
+
+  // a time per move in words: "5 minutes", "1 day"
+  function duration(seconds) {
+    if (seconds >= 86400 && seconds % 86400 === 0) {
+      return tn("{n} day", "{n} days", seconds / 86400);
+    }
+    if (seconds >= 3600 && seconds % 3600 === 0) return tn("{n} hour", "{n} hours", seconds / 3600);
+    return tn("{n} minute", "{n} minutes", Math.max(1, Math.round(seconds / 60)));
   }
 
   // the seats taken here: their credentials stay in this browser, the links carry none
@@ -476,6 +543,10 @@
   // what a game's row says of it: who won and when, how long it has run, or how it waits
   function details(g) {
     const lines = [];
+    const clock = g.clock && g.clock.speed === "turn" ? g.clock : null;
+    if (clock && Number.isInteger(clock.move_time)) {
+      lines.push([t("turn-based, {time} a move", {time: duration(clock.move_time)})]);
+    }
     if (g.status === "finished") {
       const names = winnersOf(g);
       if (names.length > 1 && names.length === g.seats.length) lines.push([t("Draw")]);
@@ -513,12 +584,21 @@
     return el("thead", {}, el("tr", {}, ...names.map((n) => el("th", {textContent: n}))));
   }
 
+  // the account's seat in a game, if it holds one (from its games, unfinished ones only)
+  function accountSeat(id) {
+    const found = A && A.user ? A.games.find((g) => g.id === id) : null;
+    return found && Number.isInteger(found.my_seat) ? found.my_seat : null;
+  }
+
   function listTable(status, games, watched) {
     const body = el("tbody");
     for (const g of games) {
-      const held = S.get(g.id) !== null;
+      const mine = accountSeat(g.id);
+      const held = S.get(g.id) !== null || mine !== null;
+      const seats = S.get(g.id) !== null ? S.seatsOf(S.get(g.id))
+        : mine !== null ? {[mine]: true} : null;
       const act = el("td", {className: "actions"});
-      if (status === "open") {
+      if (status === "open" && mine === null) {
         const b = el("button", {type: "button", textContent: t("Join")});
         b.dataset.join = g.id;
         act.append(b);
@@ -531,33 +611,83 @@
                             textContent: held ? t("Resume") : t("Watch")}));
       }
       const tr = el("tr", {}, titleCell(g.game, spectating(g.id, watched)),
-                    seatsCell(g, held ? S.seatsOf(S.get(g.id)) : null),
-                    el("td", {className: "details"}, ...details(g)), act);
+                    seatsCell(g, seats), el("td", {className: "details"}, ...details(g)), act);
       tr.dataset.game = g.id;
       body.append(tr);
     }
     return el("table", {}, headRow(t("Game"), t("Players"), t("Details"), ""), body);
   }
 
+  let refreshing = 0;  // the latest refresh: an older one's answers are not drawn
+
   async function refresh() {
+    const run = ++refreshing;
     const watched = new Set(watchedGames().map((e) => e.id));
+    const query = filterQuery();
+    const none = query ? t("No game fits these filters.") : t("None right now.");
     for (const status of ["open", "running", "finished"]) {
       try {
-        const games = await api("GET", `/api/games?status=${status}&limit=20`);
+        const games = await api("GET", `/api/games?status=${status}&limit=20${query}`);
+        if (run !== refreshing) return;
         const box = $(`${status}-games`);
         box.replaceChildren(games.length ? listTable(status, games, watched)
-          : el("p", {className: "note", textContent: t("None right now.")}));
+          : el("p", {className: "note", textContent: none}));
       } catch (err) { showError(err.message); }
     }
   }
+
+  // --- filters: which games the lists show, kept in the address (?game=&players=&speed=) -------
+  function fillFilters() {
+    $("filter-game").append(...catalog.map((g) => new Option(t(g.title), g.name)));
+    $("filter-players").append(...PLAYER_COUNTS.map((n) => new Option(String(n), String(n))));
+    readFilters();
+    for (const name of FILTERS) {
+      $("filter-" + name).addEventListener("change", () => {
+        filters = {};
+        for (const n of FILTERS) if ($("filter-" + n).value) filters[n] = $("filter-" + n).value;
+        keepFilters();
+        refresh();
+      });
+    }
+  }
+
+  // the filters of the address; one the lobby does not offer is dropped from it
+  function readFilters() {
+    const query = new URLSearchParams(location.search);
+    filters = {};
+    for (const name of FILTERS) {
+      const value = query.get(name);
+      const select = $("filter-" + name);
+      if (value && [...select.options].some((o) => o.value === value)) filters[name] = value;
+      select.value = filters[name] || "";
+    }
+    keepFilters();
+  }
+
+  function keepFilters() {
+    const query = new URLSearchParams(location.search);
+    for (const name of FILTERS) {
+      if (filters[name]) query.set(name, filters[name]); else query.delete(name);
+    }
+    const search = query.toString();
+    const address = location.pathname + (search ? "?" + search : "") + location.hash;
+    if (address !== location.pathname + location.search + location.hash) {
+      history.replaceState(null, "", address);
+    }
+  }
+
+  const filterQuery = () => FILTERS.filter((n) => filters[n])
+    .map((n) => `&${n}=${encodeURIComponent(filters[n])}`).join("");
 
   // an open seat of a listed game: the credential this browser holds there (if any) goes
   // along, so that the server can refuse a second seat in a game with hidden information
   async function join(b) {
     const id = b.dataset.join;
-    const name = prompt(t("Your name?"), $("name").value || remembered(NAME_KEY) || "");
+    const account = A && A.user;  // an account plays under its own name
+    const name = account ? ""
+      : prompt(t("Your name?"), $("name").value || remembered(NAME_KEY) || "");
     if (name === null) return;  // cancelled
-    rememberName(name);
+    if (!account) rememberName(name);
     b.disabled = true;
     try {
       const r = await api("POST", `/api/games/${encodeURIComponent(id)}/join`,
@@ -569,8 +699,9 @@
 
   // --- your games: the ones this browser holds a seat in or watches ----------------------------
   async function refreshMine() {
-    const held = S.ids();
-    const watched = watchedGames().filter((e) => !held.includes(e.id));
+    const shown = new Set(A && A.user ? A.games.map((g) => g.id) : []);  // as the account's
+    const held = S.ids().filter((id) => !shown.has(id));
+    const watched = watchedGames().filter((e) => !held.includes(e.id) && !shown.has(e.id));
     const ids = [...held, ...watched.map((e) => e.id)];
     const found = [];
     for (let i = 0; i < ids.length; i += 20) {  // at most 20 requests at a time
@@ -586,11 +717,18 @@
     drawMine(found, watched);
   }
 
+  // "Your games": the account's (account-games) and this browser's (my-games); shown when
+  // either has some, or for an account
+  function showMine() {
+    const here = $("my-games").children.length > 0;
+    $("mine-note").hidden = !here;
+    $("mine").hidden = !here && !(A && A.user);
+  }
+
   function drawMine(found, watched) {
-    const section = $("mine");
     const box = $("my-games");
-    section.hidden = !found.length;
     box.replaceChildren();
+    showMine();
     if (!found.length) return;
     const body = el("tbody");
     for (const {id, g, err, watching} of found) {
@@ -613,6 +751,7 @@
                      el("a", {className: "button", href: gamePath(id) + (finished ? "/replay" : ""),
                               textContent: finished ? t("Replay")
                                 : watching ? t("Watch") : t("Resume")}));
+      if (g && !watching) inviteButton(act, g, S.tokenFor(id, null));
       const tr = el("tr", {}, title, seats, status, act);
       tr.dataset.game = id;
       if (finished || watching) {
@@ -623,13 +762,199 @@
         forget.addEventListener("click", () => {
           if (watching) forgetWatched(id); else S.drop(id);
           tr.remove();
-          if (!body.children.length) section.hidden = true;
+          if (!body.children.length) { box.replaceChildren(); showMine(); }
         });
         act.append(forget);
       }
       body.append(tr);
     }
     box.append(el("table", {}, headRow(t("Game"), t("Players"), t("Status"), ""), body));
+    showMine();
+  }
+
+  // --- an account: its games (your turn first), its name on new seats, friends, invites ----------
+  function onAccount() {
+    const user = A && A.user;
+    $("name").hidden = Boolean(user);
+    $("name-label").hidden = Boolean(user);
+    $("playing-as").hidden = !user;
+    $("playing-as").textContent = user ? t("You play as {name}.", {name: user.name}) : "";
+    drawAccountGames(user ? A.games : null);
+    refreshMine().catch(() => {});
+    refreshFriends();
+    refresh();  // the lists mark the account's seats
+  }
+
+  function drawAccountGames(games) {
+    const box = $("account-games");
+    if (!games) { box.replaceChildren(); showMine(); return; }
+    if (!games.length) {
+      box.replaceChildren(el("p", {className: "note", textContent:
+        t("Your account has no unfinished game: create one, or join a table.")}));
+      showMine();
+      return;
+    }
+    const body = el("tbody");
+    const mine = games.filter((g) => g.your_turn).concat(games.filter((g) => !g.your_turn));
+    for (const g of mine) {
+      const title = titleCell(g.game, false);
+      if (g.your_turn) {
+        title.append(el("span", {className: "badge your-turn", textContent: t("Your turn")}));
+      }
+      const status = el("td", {className: "details"},
+                        el("span", {className: "line status", textContent: statusText(g.status)}));
+      const deadline = parseTime(g.deadline || (g.clock && g.clock.deadline));
+      if (g.your_turn && deadline) {
+        status.append(el("span", {className: "line deadline"},
+                         ...withTime(t("move {when}"), deadline, true)));
+      }
+      status.append(...details(g));
+      const act = el("td", {className: "actions"},
+                     el("a", {className: "button", href: gamePath(g.id),
+                              textContent: g.your_turn ? t("Play") : t("Resume")}));
+      inviteButton(act, g, null);
+      const held = Number.isInteger(g.my_seat) ? {[g.my_seat]: true} : null;
+      const tr = el("tr", {className: g.your_turn ? "your-turn" : ""}, title,
+                    seatsCell(g, held), status, act);
+      tr.dataset.game = g.id;
+      body.append(tr);
+    }
+    box.replaceChildren(el("table", {className: "account-games"},
+                           headRow(t("Game"), t("Players"), t("Status"), ""), body));
+    showMine();
+  }
+
+  // friends: a list with their profiles, a form to add one, their open tables
+  let friendNames = [];
+
+  async function refreshFriends() {
+    const section = $("friends");
+    if (!(A && A.user)) { section.hidden = true; friendNames = []; return; }
+    let found;
+    try { found = await api("GET", "/api/friends"); } catch (err) {
+      section.hidden = err.status === 404 || err.status === 401;  // not offered by this server
+      return;
+    }
+    section.hidden = false;
+    const friends = Array.isArray(found.friends) ? found.friends : [];
+    friendNames = friends.map((f) => f.name);
+    const list = $("friend-list");
+    list.replaceChildren(...friends.map((f) => {
+      const remove = el("button", {type: "button", className: "secondary small",
+                                   textContent: t("Remove")});
+      remove.setAttribute("aria-label", t("Remove {name} from your friends", {name: f.name}));
+      remove.addEventListener("click", async () => {
+        remove.disabled = true;
+        try {
+          await api("DELETE", "/api/friends/" + encodeURIComponent(f.name));
+          refreshFriends();
+        } catch (err) { showError(err.message); remove.disabled = false; }
+      });
+      return el("li", {}, el("a", {href: "/players/" + encodeURIComponent(f.name),
+                                   textContent: f.name}), " ", remove);
+    }));
+    if (!friends.length) {
+      list.append(el("li", {className: "note", textContent:
+        t("No friends yet: add a player by the name they play under.")}));
+    }
+    const tables = Array.isArray(found.tables) ? found.tables : [];
+    const watched = new Set(watchedGames().map((e) => e.id));
+    $("friend-tables").replaceChildren(tables.length ? listTable("open", tables, watched)
+      : el("p", {className: "note", textContent: t("None of your friends has an open table.")}));
+  }
+
+  async function addFriend(event) {
+    event.preventDefault();
+    const name = $("friend-name").value.trim();
+    if (!name) { $("friend-name").focus(); return; }
+    $("add-friend-button").disabled = true;
+    try {
+      await api("POST", "/api/friends", {name});
+      $("friend-name").value = "";
+      await refreshFriends();
+    } catch (err) {
+      showError(err.code === "own_name" ? t("That is your own name.") : refusedName(err, name));
+    } finally { $("add-friend-button").disabled = false; }
+  }
+
+  // a refusal that names a player, in the reader's words where its reason is known
+  function refusedName(err, name) {
+    if (err.code === "unknown_player") return t("There is no player named {name}.", {name});
+    if (err.code === "not_their_friend") {
+      return t("{name} has not added you as a friend, and only players who did can be seated " +
+               "by name: send them an invite link instead.", {name});
+    }
+    return err.message;
+  }
+
+  // "Invite a friend": fills one of a game's open seats with a player named, who is told so.
+  // `token`: this browser's credential in the game, if any (else the account's seat speaks)
+  function inviteButton(cell, g, token) {
+    if (!(A && A.user) || g.status !== "open" || !g.seats.some((s) => s.kind === "open")) return;
+    const b = el("button", {type: "button", className: "secondary",
+                            textContent: t("Invite a friend")});
+    b.setAttribute("aria-label", t("Invite a friend by name to {game} {id}",
+                                   {game: titleOf(g.game), id: g.id}));
+    b.addEventListener("click", () => openInvite(g, token));
+    cell.append(b);
+  }
+
+  function openInvite(g, token) {
+    const old = $("invite-dialog");
+    if (old) old.remove();
+    const heading = el("h2", {id: "invite-dialog-title",
+                              textContent: t("Invite a friend by name")});
+    const close = el("button", {type: "button", className: "link-button close",
+                                textContent: "×"});
+    close.setAttribute("aria-label", t("Close"));
+    const seat = el("select", {id: "invite-seat"});
+    for (const s of g.seats.filter((x) => x.kind === "open")) {
+      seat.append(new Option(t("Seat {n}", {n: s.seat + 1}), String(s.seat)));
+    }
+    const name = el("input", {id: "invite-name", type: "text", maxLength: 24, required: true,
+                              autocomplete: "off", autocapitalize: "none", spellcheck: false});
+    const names = el("datalist", {id: "invite-friends"},
+                     ...friendNames.map((n) => new Option(n)));
+    name.setAttribute("list", names.id);
+    const note = el("p", {className: "dialog-message", hidden: true});
+    note.setAttribute("role", "alert");
+    const submit = el("button", {type: "submit", textContent: t("Invite")});
+    const form = el("form", {noValidate: true},
+                    el("p", {className: "help", textContent: t(
+                      "The seat becomes theirs at once, and they are told so.")}),
+                    el("label", {htmlFor: seat.id, textContent: t("Seat")}), seat,
+                    el("label", {htmlFor: name.id, textContent: t("Player's name")}), name,
+                    names, el("div", {className: "dialog-buttons"}, submit));
+    const box = el("dialog", {id: "invite-dialog", className: "account-dialog"},
+                   el("div", {className: "dialog-head"}, heading, close), form, note);
+    box.setAttribute("aria-labelledby", heading.id);
+    close.addEventListener("click", () => box.close());
+    box.addEventListener("close", () => box.remove());
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const who = name.value.trim();
+      if (!who) { name.focus(); return; }
+      submit.disabled = true;
+      try {
+        await api("POST", `/api/games/${encodeURIComponent(g.id)}/invite`,
+                  {seat: Number(seat.value), user: who}, token);
+        note.textContent = t("{name} now holds seat {n}.", {name: who, n: Number(seat.value) + 1});
+        note.classList.add("good");
+        note.hidden = false;
+        form.hidden = true;
+        refresh();
+        refreshMine().catch(() => {});
+        if (A) A.refresh();
+      } catch (err) {
+        note.textContent = refusedName(err, who);
+        note.classList.remove("good");
+        note.hidden = false;
+        submit.disabled = false;
+      }
+    });
+    document.body.append(box);
+    box.showModal();
+    name.focus();
   }
 
   async function start() {
@@ -640,20 +965,39 @@
     $("name").addEventListener("change", () => rememberName($("name").value));
     catalog = await api("GET", "/api/catalog");
     fillPicker();
+    fillFilters();
     $("game").addEventListener("change", fillGame);
     $("players").addEventListener("change", fillSeats);
+    $("speed").addEventListener("change", speedText);
+    $("on-timeout").addEventListener("change", speedText);
     $("create").addEventListener("submit", create);
+    $("add-friend").addEventListener("submit", addFriend);
     // one listener for every join button, present and future: a button drawn by a refresh
     // works at once (listeners added after all three lists loaded missed early clicks)
-    $("open-games").addEventListener("click", (event) => {
-      const b = event.target.closest("[data-join]");
-      if (b && !b.disabled) join(b);
-    });
+    for (const box of ["open-games", "friend-tables"]) {
+      $(box).addEventListener("click", (event) => {
+        const b = event.target.closest("[data-join]");
+        if (b && !b.disabled) join(b);
+      });
+    }
     fillGame();
+    speedText();
     refreshMine().catch((err) => showError(err.message));
     refresh();
     setInterval(refresh, 10000);
     setInterval(() => refreshMine().catch(() => {}), 30000);
+    if (A) {
+      await A.ready;
+      onAccount();
+      // a login, a logout, the account's games looked at again (every 30 s)
+      document.addEventListener("tlatelolco:account", (event) => {
+        const user = event.detail.user;
+        if ((user && user.id) !== shownUser) { shownUser = user && user.id; onAccount(); }
+        else drawAccountGames(user ? event.detail.games : null);
+      });
+      shownUser = A.user && A.user.id;
+    }
   }
+  let shownUser = null;  // the account whose games and friends are shown
   start().catch((err) => showError(err.message));
 })();

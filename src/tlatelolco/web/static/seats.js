@@ -5,6 +5,7 @@
 // and `seats` ({"0": token0, "2": token2}) every seat this browser holds in that game when it
 // holds more than one (hot seat in a game with perfect information). The 50 most recently
 // used games are kept. A credential never goes into an address: links carry only the game id.
+// `attached` ({token: account id}) notes the credentials already offered to an account.
 "use strict";
 (function () {
   const KEY = "tlatelolco:seats";
@@ -110,6 +111,32 @@
         entry.seat = seat;
         normalise(entry);
       }
+      save(all);
+    },
+    // the credentials not yet offered to account `userId` (account.js attaches them to it
+    // after a login): [{gameId, token}], most recently used games first
+    unattached(userId) {
+      const all = load();
+      const found = [];
+      for (const gameId of this.ids()) {
+        const entry = all[gameId];
+        const tokens = new Set(Object.values(seatsOf(entry)));
+        if (typeof entry.token === "string") tokens.add(entry.token);
+        const offered = entry.attached && typeof entry.attached === "object" ? entry.attached : {};
+        for (const token of tokens) if (offered[token] !== userId) found.push({gameId, token});
+      }
+      return found;
+    },
+    // note that a credential was offered to account `userId` (taken or refused: not again)
+    markAttached(gameId, token, userId) {
+      const all = load();
+      const entry = all[gameId];
+      if (!entry) return;
+      const held = new Set(Object.values(seatsOf(entry)).concat([entry.token]));
+      const offered = {};
+      for (const [t, id] of Object.entries(entry.attached || {})) if (held.has(t)) offered[t] = id;
+      offered[token] = userId;
+      entry.attached = offered;
       save(all);
     },
     // forget one credential (a token), or the whole game when no token is given
