@@ -199,6 +199,10 @@ class Reminders:
     # --- turns ----------------------------------------------------------------------------
     async def listen(self, change: Change) -> None:
         """The hub listener: look at the game once it settles (returns at once)."""
+        live = self.hub.service.peek(change.game_id)
+        if (live is not None and not change.seats_changed
+                and all(s.user_id is None for s in live.row.seats)):
+            return  # guests and bots only: nobody to remind (a seat taken says seats_changed)
         version, seats = self._kicked.get(change.game_id, (0, False))
         self._kicked[change.game_id] = (max(version, change.version),
                                         seats or change.seats_changed)

@@ -146,6 +146,12 @@ class Service:
                 self._cache.popitem(last=False)
         return live
 
+    def peek(self, game_id: str) -> Live | None:
+        """The game if this process holds it in memory, else None: never reads the database
+        (listeners look at every move this way)."""
+        with self._cache_lock:
+            return self._cache.get(game_id)
+
     def refresh(self, live: Live, seats: bool = False) -> None:
         """Catch up with steps (and seat changes) another server process stored."""
         with live.lock:

@@ -310,6 +310,9 @@ class Ratings:
 
     async def on_change(self, change: Any) -> None:
         """A hub listener: returns at once; the rating runs in its own task."""
+        live = self.hub.service.peek(change.game_id)
+        if live is not None and live.row.status != "finished":
+            return  # a move of a game under way (this process just stored it): nothing to rate
         if change.game_id not in self._settled:
             self._spawn(self._settle(change.game_id))
 
