@@ -3,49 +3,20 @@ the friend is told (a real SMTP server receives the notice)."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import random
-import threading
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from tests.web.apps import auth, serve, wait_for
-from tests.web.services import free_port
+from tests.web.inboxes import mail_server
 from tests.web.social_helpers import create, join, move, person, play_out, view
 
 PUBLIC = "https://games.example.org"
 
 
-class Inbox:
-    """An aiosmtpd handler keeping every mail it is given."""
-
-    def __init__(self) -> None:
-        self.mails: list[tuple[list[str], Any]] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        with self.lock:
-            self.mails.append((list(envelope.rcpt_tos), parsed))
-        return "250 OK"
-
-    def to(self, address: str) -> list[Any]:
-        with self.lock:
-            return [m for rcpt, m in self.mails if address in rcpt]
-
-
 @pytest.fixture
 def inbox():
-    box = Inbox()
-    controller = Controller(box, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    box.port = controller.port
-    try:
+    with mail_server() as box:
         yield box
-    finally:
-        controller.stop()
 
 
 @pytest.fixture

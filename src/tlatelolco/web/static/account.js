@@ -10,6 +10,8 @@
 "use strict";
 (function () {
   const T = window.Tlatelolco;
+  const el = T.el;
+  const api = T.api.bind(T);
   const S = window.TlatelolcoSeats;
   const REFRESH = 30000;  // ms between two looks at the account's games
   const NAME = /^[\p{L}\p{N} _.-]{2,24}$/u;  // as the server checks it
@@ -39,30 +41,8 @@
     } catch (err) { /* English, then */ }
   }
 
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
-    Object.assign(node, props || {});
-    node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-    return node;
-  }
-
   // --- the server --------------------------------------------------------------------------
-  // errors carry .status and .code; `token`: a seat credential to send instead of the session
-  async function api(method, url, body, token) {
-    const headers = {"Content-Type": "application/json"};
-    if (token) headers.Authorization = "Bearer " + token;
-    const response = await fetch(url, {method, headers, credentials: "same-origin",
-                                        body: body === undefined ? undefined : JSON.stringify(body)});
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) {
-      const err = new Error(data.message || t("The server answered {status}.",
-                                               {status: response.status}));
-      err.status = response.status;
-      err.code = data.error;
-      throw err;
-    }
-    return data;
-  }
+  // (requests: T.api; errors carry .status and .code)
 
   // a refusal in the reader's words where its reason is known, else the server's sentence
   function refusal(err) {

@@ -3,6 +3,8 @@
 "use strict";
 (function () {
   const T = window.Tlatelolco;
+  const el = T.el;
+  const api = (url) => T.api("GET", url);
   const t = (m, p) => T.t(m, p);
   const $ = (id) => document.getElementById(id);
   let catalog = [];
@@ -18,32 +20,12 @@
   }
 
   function translatePage() {
-    const text = pageText();
-    for (const node of document.querySelectorAll("[data-i18n]")) {
-      const key = node.dataset.i18n;
-      node.textContent = Object.prototype.hasOwnProperty.call(text, key) ? text[key] : t(key);
-    }
-  }
-
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
-    Object.assign(node, props || {});
-    node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-    return node;
+    T.translatePage(document);  // the messages: pageText(), for Babel
   }
 
   function showError(message) {
     $("error").textContent = message; $("error").hidden = false;
     setTimeout(() => { $("error").hidden = true; }, 8000);
-  }
-
-  async function api(url) {
-    const response = await fetch(url);
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) {
-      throw new Error(data.message || t("The server answered {status}.", {status: response.status}));
-    }
-    return data;
   }
 
   const number = (value) => Number(value).toLocaleString(

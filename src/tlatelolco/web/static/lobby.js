@@ -7,6 +7,8 @@
 "use strict";
 (function () {
   const T = window.Tlatelolco;
+  const el = T.el;
+  const api = T.api.bind(T);
   const S = window.TlatelolcoSeats;
   const A = window.TlatelolcoAccount || null;  // absent: the lobby works for guests alone
   const t = (m, p) => T.t(m, p);
@@ -69,26 +71,9 @@
   }
 
   function translatePage() {
-    const text = pageText();
-    for (const node of document.querySelectorAll("[data-i18n]")) {
-      const key = node.dataset.i18n;
-      node.textContent = Object.prototype.hasOwnProperty.call(text, key) ? text[key] : t(key);
-    }
-    for (const node of document.querySelectorAll("[data-i18n-label]")) {
-      const key = node.dataset.i18nLabel;
-      node.setAttribute("aria-label",
-                        Object.prototype.hasOwnProperty.call(text, key) ? text[key] : t(key));
-    }
+    T.translatePage(document);  // the messages: pageText(), for Babel
     document.title = t("Tlatelolco — lobby");
     $("name").placeholder = t("Player 1");
-  }
-
-  // an element with properties (className, textContent, href, ...) and children
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
-    Object.assign(node, props || {});
-    node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-    return node;
   }
 
   // --- what this browser remembers -------------------------------------------------------------
@@ -139,22 +124,7 @@
   const spectating = (id, watched) => S.get(id) === null && watched.has(id);
 
   // --- the server ------------------------------------------------------------------------------
-  // `auth`: a seat credential to send; errors carry .status and .code
-  async function api(method, url, body, auth) {
-    const headers = {"Content-Type": "application/json"};
-    if (auth) headers.Authorization = "Bearer " + auth;
-    const response = await fetch(url, {method, headers,
-                                        body: body === undefined ? undefined : JSON.stringify(body)});
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) {
-      const err = new Error(data.message || t("The server answered {status}.",
-                                               {status: response.status}));
-      err.status = response.status;
-      err.code = data.error;
-      throw err;
-    }
-    return data;
-  }
+  // (requests: T.api; errors carry .status and .code)
 
   const gamePath = (id) => "/games/" + encodeURIComponent(id);
   const infoOf = (name) => catalog.find((c) => c.name === name) || null;

@@ -5,6 +5,8 @@
 "use strict";
 (function () {
   const T = window.Tlatelolco;
+  const el = T.el;
+  const api = T.api.bind(T);
   const t = (m, p) => T.t(m, p);
   const tn = (s, p, n, q) => T.tn(s, p, n, q);
   const $ = (id) => document.getElementById(id);
@@ -27,18 +29,7 @@
   }
 
   function translatePage() {
-    const text = pageText();
-    for (const node of document.querySelectorAll("[data-i18n]")) {
-      const key = node.dataset.i18n;
-      node.textContent = Object.prototype.hasOwnProperty.call(text, key) ? text[key] : t(key);
-    }
-  }
-
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
-    Object.assign(node, props || {});
-    node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-    return node;
+    T.translatePage(document);  // the messages: pageText(), for Babel
   }
 
   function svg(tag, attrs, parent, text) {
@@ -52,20 +43,6 @@
   function showError(message) {
     $("error").textContent = message; $("error").hidden = false;
     setTimeout(() => { $("error").hidden = true; }, 8000);
-  }
-
-  async function api(method, url, body) {
-    const response = await fetch(url, {
-      method, headers: body === undefined ? {} : {"Content-Type": "application/json"},
-      body: body === undefined ? undefined : JSON.stringify(body)});
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) {
-      const err = new Error(data.message || t("The server answered {status}.",
-                                               {status: response.status}));
-      err.status = response.status;
-      throw err;
-    }
-    return data;
   }
 
   // --- times, numbers, words ---------------------------------------------------------------------

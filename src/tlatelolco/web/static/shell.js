@@ -27,6 +27,31 @@ window.Tlatelolco = {
     node.textContent = content;
     return node;
   },
+  // An element with properties (className, textContent, href, ...) and children.
+  el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    Object.assign(node, props || {});
+    node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+    return node;
+  },
+  // A JSON request to this server: with `token`, a seat's credential (else the session
+  // cookie, when logged in, says who asks). Errors carry the server's message, .status and
+  // .code (its `error`).
+  async api(method, url, body, token) {
+    const headers = body === undefined ? {} : {"Content-Type": "application/json"};
+    if (token) headers.Authorization = "Bearer " + token;
+    const response = await fetch(url, {method, headers, credentials: "same-origin",
+                                        body: body === undefined ? undefined : JSON.stringify(body)});
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      const err = new Error(data.message || this.t("The server answered {status}.",
+                                                   {status: response.status}));
+      err.status = response.status;
+      err.code = data.error;
+      throw err;
+    }
+    return data;
+  },
   register(name, renderer) { this.renderers[name] = renderer; },
   // --- English and Spanish (the catalogues of tlatelolco/locale, served as /i18n/<lang>.json) --
   LANGUAGES: ["en", "es"],
