@@ -9,7 +9,7 @@ Commands:
                       editable (skipped when requirements.lock and pyproject.toml are unchanged);
                       --train also installs PyTorch (CPU) and sb3-contrib for
                       examples/train_maskable_ppo.py (CI does, to run its smoke test)
-    test [ARGS]       ruff check src tests, then pytest -n 2 --dist worksteal ARGS
+    test [ARGS]       ruff check src tests, then pytest -n 2 --dist worksteal --durations=30 ARGS
                       (non-zero if either fails)
     serve [ARGS]      tlatelolco serve ARGS: the web app on http://127.0.0.1:8000/
     play [ARGS]       tlatelolco play ARGS (default: grand_bazaar)
@@ -203,7 +203,9 @@ def cmd_setup(args: list[str]) -> int:
 def cmd_test(args: list[str]) -> int:
     python = str(venv_python(VENV))
     lint = in_venv([python, "-m", "ruff", "check", "src", "tests"], cwd=ROOT)
-    tests = in_venv([python, "-m", "pytest", "-n", "2", "--dist", "worksteal", *args], cwd=ROOT)
+    # the 30 slowest tests are listed at the end: what to look at when CI nears its 30 minutes
+    tests = in_venv([python, "-m", "pytest", "-n", "2", "--dist", "worksteal", "--durations=30",
+                     *args], cwd=ROOT)
     if lint != 0:
         say(f"ruff check failed (exit {lint})")
     if tests != 0:
