@@ -2,7 +2,9 @@
 push service with the browser's side of a subscription (the keys, to decrypt what arrives).
 
 Both are real: mail goes over SMTP, a push over HTTP with RFC 8291 encryption and an RFC 8292
-VAPID signature, which `check_vapid` verifies against the server's published key.
+VAPID signature, which `check_vapid` verifies against the server's published key. An address
+gets reminders once verified: `verify` follows the link of the mail that verifies it, as its
+owner would.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ import email.message
 import email.policy
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
 
 import http_ece
 import pytest
@@ -28,9 +32,11 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from tests.web.apps import wait_for
 from tests.web.services import free_port
 
 SECRET = "s3cr3t-Pa55word"  # the password the inbox's login accepts (for user "ana")
+VERIFY_LINK = re.compile(r"\S+/api/account/verify\?token=[A-Za-z0-9_-]+")
 
 
 class Inbox:
@@ -51,11 +57,39 @@ class Inbox:
         with self.lock:
             return [m for rcpt, m in self.mails if address in rcpt]
 
+    def reminders(self, address: str | None = None) -> list[email.message.EmailMessage]:
+        """The mails (to `address`, or to anybody) but those verifying an address."""
+        with self.lock:
+            return [m for rcpt, m in self.mails if not link_in(m)
+                    and (address is None or address in rcpt)]
+
+    def verification_link(self, address: str) -> str:
+        """The link in the latest mail verifying `address` (waited for)."""
+        found = wait_for(lambda: [link for m in self.to(address) if (link := link_in(m))],
+                         what=f"the mail verifying {address}")
+        return found[-1]
+
     def authenticate(self, server: Any, session: Any, envelope: Any, mechanism: str,
                      data: Any) -> AuthResult:
         login, password = data.login.decode(), data.password.decode()
         self.logins.append((login, password))
         return AuthResult(success=(login, password) == ("ana", SECRET), handled=False)
+
+
+def link_in(mail: email.message.EmailMessage) -> str | None:
+    """The link verifying an address in `mail`, if it is such a mail."""
+    found = VERIFY_LINK.search(mail.get_content())
+    return found.group(0) if found else None
+
+
+def verify(client: Any, inbox: Inbox, address: str) -> None:
+    """Follow the link of the latest mail verifying `address` with `client` (a TestClient or
+    an httpx client of the server: the link's own host is the public URL's), as the address's
+    owner would; the server sends the browser to the lobby, saying it worked."""
+    link = urlsplit(inbox.verification_link(address))
+    followed = client.get(f"{link.path}?{link.query}", follow_redirects=False)
+    assert followed.status_code == 303, followed.text
+    assert followed.headers["location"].endswith("/?verified=1"), followed.headers
 
 
 @contextmanager

@@ -58,9 +58,10 @@ def test_signing_up_logs_in_with_a_strict_cookie_and_stores_only_an_argon2id_has
         "name": "Ana", "password": PASSWORD, "email": "ana@example.org", "lang": "es"})
     assert response.status_code == 201, response.text
     user = response.json()["user"]
-    assert set(user) == {"id", "name", "email", "lang", "notify_email", "notify_push",
-                         "created_at"}
+    assert set(user) == {"id", "name", "email", "email_verified", "lang", "notify_email",
+                         "notify_push", "created_at"}
     assert (user["name"], user["email"], user["lang"]) == ("Ana", "ana@example.org", "es")
+    assert user["email_verified"] is False  # until the link mailed to it is opened
     assert dt.datetime.fromisoformat(user["created_at"]).utcoffset() == dt.timedelta(0)
     cookie = response.headers["set-cookie"]
     flags = {part.strip().split("=")[0].lower() for part in cookie.split(";")}
@@ -78,7 +79,8 @@ def test_a_guest_is_told_null_never_401(client):
     assert me(client) is None
     use_session(client, "not-a-session")
     response = client.get("/api/account")
-    assert response.status_code == 200 and response.json() == {"user": None}
+    assert response.status_code == 200 and response.json() == {"user": None,
+                                                               "mail_server": False}
     assert SESSION_COOKIE in response.headers.get("set-cookie", "")  # the stale one cleared
     for path in ("/api/account/games",):
         refused = client.get(path)

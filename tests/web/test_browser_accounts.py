@@ -3,10 +3,12 @@
 Sign up, log out and in again (a wrong password answered in words), the account bar with the
 account's name linking to its profile, its settings saved, "your turn in N games" in a badge
 and in the tab title once a game waits for the account, the account's games with "your turn"
-first, a guest seat of this browser attached to the account at login, friends and a seat
-filled by a friend's name, the lists' filters kept in the address, the create form's speed
-controls, Spanish, keyboard use and a phone (390x844) without sideways scrolling. The pages run
-under the server's Content-Security-Policy: a violation or a script error fails the test.
+first, a guest seat of this browser attached to the account at login, an e-mail address
+verified through the link mailed to it (a real SMTP server) and said so in the settings and
+the lobby, friends and a seat filled by a friend's name, the lists' filters kept in the
+address, the create form's speed controls, Spanish, keyboard use and a phone (390x844) without
+sideways scrolling. The pages run under the server's Content-Security-Policy: a violation or a
+script error fails the test.
 The filters' API: test_lobby_filters.py.
 """
 
@@ -19,6 +21,7 @@ import pytest
 from tests.web.accounts import PASSWORD, same_origin, signup
 from tests.web.apps import live_server, wait_for
 from tests.web.browsers import PHONE, browser
+from tests.web.inboxes import Inbox, mail_server
 from tests.web.test_browser_seats import SEATS_KEY, Watcher, call, stored
 
 __all__ = ["browser"]  # the fixture, shared with the other browser tests
@@ -55,6 +58,17 @@ def sign_up(page: Any, name: str, password: str = PASSWORD, email: str = "") -> 
         page.get_by_label("E-mail (optional)").fill(email)
     page.click("#signup-dialog button[type=submit]")
     page.wait_for_selector("#account-name")
+
+
+def follow_verification(page: Any, base: str, inbox: Inbox, address: str, public: str) -> None:
+    """Open the link of the latest mail verifying `address` in this browser, as its owner
+    would (the link names the public URL, `public`, which the test serves at `base`): the
+    lobby says the address is verified, and the address bar keeps no trace of it."""
+    page.goto(inbox.verification_link(address).replace(public, base))
+    note = page.locator("#verified-note")
+    note.wait_for()
+    assert note.text_content() == "Your e-mail address is verified."
+    page.wait_for_function("() => location.pathname === '/' && location.search === ''")
 
 
 def log_in(page: Any, name: str, password: str = PASSWORD) -> None:
@@ -114,7 +128,7 @@ def test_sign_up_log_out_and_log_in_from_the_account_bar(base, watcher):
     page.click("#signup-dialog button[type=submit]")
     assert "at least 8 characters" in dialog.locator(".dialog-message").text_content()
     page.keyboard.press("Escape")  # a dialog closes with the keyboard
-    assert page.locator("#signup-dialog").count() == 0
+    page.wait_for_function("() => !document.getElementById('signup-dialog')")  # once closed
 
     sign_up(page, "Ana")
     name = page.locator("#account-name")
@@ -274,6 +288,10 @@ def test_settings_are_saved_and_the_language_followed(base, watcher):
     assert saved.text_content() == "Saved."
     user = account_of(page, base)
     assert (user["email"], user["notify_email"]) == ("dee@example.org", True)
+    # a server without a mail server cannot verify the address, and says so
+    assert page.locator("#settings-email-status").text_content() == (
+        "This server sends no mail, so the address cannot be verified.")
+    assert page.locator("#settings-verify-again").is_hidden()
 
     # mail reminders without an address: said before anything is sent
     page.get_by_label("E-mail", exact=True).fill("")
@@ -305,6 +323,42 @@ def test_settings_are_saved_and_the_language_followed(base, watcher):
                            " === 'Ajustes'")
     assert account_of(page, base)["lang"] == "es"
     assert page.locator("#logout").text_content() == "Salir"
+
+
+def test_an_address_is_verified_through_the_link_mailed_to_it(tmp_path, watcher):
+    public = "https://games.example.org"
+    with mail_server() as inbox, live_server(
+            tmp_path, smtp=f"smtp://127.0.0.1:{inbox.port}", public_url=public) as base:
+        page = watcher.page()
+        open_lobby(page, base)
+        sign_up(page, "Gil", email="gil@example.org")
+        wait_for(lambda: inbox.to("gil@example.org"), what="the first link")
+        page.click("#settings-open")
+        status = page.locator("#settings-email-status")
+        status.wait_for()
+        assert status.text_content() == "Not verified yet: we sent you a link"
+        page.click("#settings-verify-again")
+        page.wait_for_function("() => document.getElementById('settings-email-status')"
+                               ".textContent === 'Not verified yet: we sent you the link again'")
+        assert len(inbox.to("gil@example.org")) == 2
+        # a typed address that is not saved yet: nothing said of it
+        page.fill("#settings-email", "gil@example.net")
+        assert status.is_hidden()
+        # a link that does not work: the lobby says so, and nothing changes
+        page.goto(base + "/api/account/verify?token=" + "A" * 64)
+        note = page.locator("#verified-note")
+        note.wait_for()
+        assert note.text_content().startswith("That link did not work")
+        page.wait_for_function("() => location.search === ''")
+        assert account_of(page, base)["email_verified"] is False
+        # the mail's link
+        follow_verification(page, base, inbox, "gil@example.org", public)
+        assert account_of(page, base)["email_verified"] is True
+        page.wait_for_selector("#settings-open")
+        page.click("#settings-open")
+        status.wait_for()
+        assert status.text_content() == "Verified"
+        assert page.locator("#settings-verify-again").is_hidden()
 
 
 def test_notifications_refused_by_the_browser_are_said_and_the_rest_is_saved(base, browser):

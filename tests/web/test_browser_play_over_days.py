@@ -1,6 +1,7 @@
 """Issue 35, done when: two accounts play a turn-based game in real browsers over a short clock.
 
-Ana and Beto sign up in the lobby; Beto adds Ana as a friend, which lets her seat him by name
+Ana and Beto sign up in the lobby and verify their addresses through the links mailed to them;
+Beto adds Ana as a friend, which lets her seat him by name
 at her turn-based Axio table (40 s a turn; a timeout loses). The server is real and so are the
 far ends of its reminders: an SMTP server receives the mails and a push service of the test's
 own checks each push's VAPID signature and decrypts it with the browser's keys. Each gets the
@@ -23,7 +24,7 @@ from tests.web.browsers import browser
 from tests.web.inboxes import Browser as PushKeys
 from tests.web.inboxes import PushService, check_vapid, mail_server
 from tests.web.test_browser import click_move, wait_turn
-from tests.web.test_browser_accounts import open_lobby, sign_up
+from tests.web.test_browser_accounts import follow_verification, open_lobby, sign_up
 
 __all__ = ["browser"]  # the fixture, shared with the other browser tests
 
@@ -47,14 +48,17 @@ def post(page: Any, base: str, path: str, data: dict[str, Any]) -> dict[str, Any
     return answer.json()  # type: ignore[no-any-return]
 
 
-def person(context: Any, base: str, pushes: PushService, name: str) -> tuple[Any, PushKeys]:
-    """A person signed up in the lobby, reminded by mail and by push in this browser; the
-    lobby page and the browser's push keys. Headless Chromium has no push service, so the
-    subscription a browser would make is made by the test, with keys it keeps to decrypt."""
+def person(context: Any, base: str, inbox: Any, pushes: PushService, name: str
+           ) -> tuple[Any, PushKeys]:
+    """A person signed up in the lobby, reminded by mail (the address verified through the
+    link mailed to it, opened in this browser) and by push in this browser; the lobby page
+    and the browser's push keys. Headless Chromium has no push service, so the subscription a
+    browser would make is made by the test, with keys it keeps to decrypt."""
     page = context.new_page()
     open_lobby(page, base)
     sign_up(page, name, email=f"{name.lower()}@example.net")
     post(page, base, "/api/account/settings", {"notify_email": True, "notify_push": True})
+    follow_verification(page, base, inbox, f"{name.lower()}@example.net", PUBLIC)
     keys = PushKeys(f"{pushes.url}/{name.lower()}")
     post(page, base, "/api/account/push", keys.subscription())
     return page, keys
@@ -83,8 +87,8 @@ def test_two_accounts_play_a_turn_based_game_with_reminders_a_timeout_and_rating
     for context in contexts:
         context.on("page", lambda page: page.on("pageerror", lambda e: problems.append(str(e))))
     try:
-        ana, ana_keys = person(contexts[0], base, pushes, "Ana")
-        beto, beto_keys = person(contexts[1], base, pushes, "Beto")
+        ana, ana_keys = person(contexts[0], base, inbox, pushes, "Ana")
+        beto, beto_keys = person(contexts[1], base, inbox, pushes, "Beto")
         post(beto, base, "/api/friends", {"name": "Ana"})  # Beto lets Ana seat him
 
         made = post(ana, base, "/api/games", {

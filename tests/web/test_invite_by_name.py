@@ -7,7 +7,7 @@ import random
 
 import pytest
 from tests.web.apps import auth, serve, wait_for
-from tests.web.inboxes import mail_server
+from tests.web.inboxes import mail_server, verify
 from tests.web.social_helpers import create, join, move, person, play_out, view
 
 PUBLIC = "https://games.example.org"
@@ -39,6 +39,7 @@ def test_a_friend_is_seated_by_name_at_once_and_told(client, inbox):
     bea = person(client, "Bea", email="bea@example.com", lang="es")
     assert client.post("/api/account/settings", headers=bea,
                        json={"notify_email": True}).status_code == 200
+    verify(client, inbox, "bea@example.com")  # notices go by mail to verified addresses only
     befriend(client, bea, "Ana")  # Bea lets Ana seat her
     game = create(client, ana, "axio", ["taken", "open"], num_players=2)
     response = invite(client, ana, game["id"], 1, "bea")
@@ -59,7 +60,7 @@ def test_a_friend_is_seated_by_name_at_once_and_told(client, inbox):
                        headers=auth(game["seats"][1]["invite"]))
     assert used.status_code in (403, 409)
     # and Bea is told, in her language, with the link to the game
-    mail = wait_for(lambda: inbox.to("bea@example.com"), what="the invite mail")[0]
+    mail = wait_for(lambda: inbox.reminders("bea@example.com"), what="the invite mail")[0]
     assert "Ana" in mail["Subject"] and mail["Subject"].startswith("Ana te")
     assert f"{PUBLIC}/games/{game['id']}" in mail.get_body(("plain",)).get_content()
 

@@ -2,8 +2,11 @@
 
 When it becomes an account's turn in a game it is not watching, it gets one mail per turn, in
 its language, with the link to the game; never while a WebSocket of its seat is open, never
-for guests or with mail reminders off. The server speaks plain SMTP to a local relay, and TLS
-(smtps, STARTTLS) with the certificate checked; its password is never printed or logged.
+for guests or with mail reminders off, never to an address not verified (each account here
+verifies its address through the link mailed to it, as a person would: `inboxes.verify`;
+what verification itself does: test_email_verification.py). The server speaks plain SMTP to
+a local relay, and TLS (smtps, STARTTLS) with the certificate checked; its password is never
+printed or logged.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from tests.web.apps import serve, wait_for
-from tests.web.inboxes import SECRET, Inbox, mail_server
+from tests.web.inboxes import SECRET, Inbox, mail_server, verify
 from tests.web.services import free_port
 from typer.testing import CliRunner
 
@@ -78,9 +81,14 @@ class Person:
         assert changed.status_code == 200, changed.text
 
 
-def account(client: Any, name: str, lang: str = "en", notify: bool = True) -> Person:
+def account(client: Any, name: str, lang: str = "en", notify: bool = True,
+            inbox: Inbox | None = None) -> Person:
+    """An account with an address, mail reminders on (`notify`); the address verified
+    through the link mailed to `inbox` if given."""
     person = Person(client, name, email=f"{name.lower()}@example.net", lang=lang)
     person.settings(notify_email=notify)
+    if inbox is not None:
+        verify(client, inbox, f"{name.lower()}@example.net")
     return person
 
 
@@ -122,19 +130,19 @@ def quiet(client: Any, seconds: float = 0.6) -> None:
 
 
 def test_one_mail_per_turn_in_the_accounts_language_with_the_link(client, inbox):
-    ana = account(client, "Ana")
-    bea = account(client, "Bea", lang="es")
+    ana = account(client, "Ana", inbox=inbox)
+    bea = account(client, "Bea", lang="es", inbox=inbox)
     gid, _ = table(ana, bea)
     # the game began: it is Ana's turn and she is not watching
-    first = wait_for(lambda: inbox.to("ana@example.net"), what="Ana's mail")
+    first = wait_for(lambda: inbox.reminders("ana@example.net"), what="Ana's mail")
     mail = first[0]
     assert mail["Subject"] == "Your turn in Axio"
     assert f"{PUBLIC}/games/{gid}" in mail.get_content()
     assert "tlatelolco@games.example.org" in mail["From"]
     assert mail["Auto-Submitted"] == "auto-generated"
-    assert not inbox.to("bea@example.net")
+    assert not inbox.reminders("bea@example.net")
     play(ana, client, gid)
-    mine = wait_for(lambda: inbox.to("bea@example.net"), what="Bea's mail")
+    mine = wait_for(lambda: inbox.reminders("bea@example.net"), what="Bea's mail")
     assert mine[0]["Subject"] == "Tu turno en Axio"
     text = mine[0].get_content()
     assert f"Abre la partida: {PUBLIC}/games/{gid}" in text and "Te toca jugar" in text
@@ -143,16 +151,17 @@ def test_one_mail_per_turn_in_the_accounts_language_with_the_link(client, inbox)
     version = hub.service.live(gid).version
     client.portal.call(hub.tell_listeners, Change(gid, version, version, seats_changed=True))
     quiet(client)
-    assert len(inbox.to("bea@example.net")) == 1
+    assert len(inbox.reminders("bea@example.net")) == 1
     play(bea, client, gid)
-    wait_for(lambda: len(inbox.to("ana@example.net")) == 2, what="Ana's second turn")
+    wait_for(lambda: len(inbox.reminders("ana@example.net")) == 2, what="Ana's second turn")
     quiet(client)
-    assert len(inbox.to("ana@example.net")) == 2 and len(inbox.to("bea@example.net")) == 1
+    assert len(inbox.reminders("ana@example.net")) == 2
+    assert len(inbox.reminders("bea@example.net")) == 1
 
 
 def test_no_mail_while_the_seat_has_a_websocket_open(client, inbox):
-    ana = account(client, "Ana", notify=False)
-    bea = account(client, "Bea")
+    ana = account(client, "Ana", notify=False, inbox=inbox)
+    bea = account(client, "Bea", inbox=inbox)
     gid, _ = table(ana, bea)
     bea.client.cookies.set(SESSION_COOKIE, bea.session)
     with client.websocket_connect(f"/ws/games/{gid}", headers=ORIGIN) as ws:
@@ -160,27 +169,27 @@ def test_no_mail_while_the_seat_has_a_websocket_open(client, inbox):
         assert ws.receive_json()["viewer"] == 1
         play(ana, client, gid)
         quiet(client)
-        assert not inbox.to("bea@example.net")  # she watches the game
+        assert not inbox.reminders("bea@example.net")  # she watches the game
     play(bea, client, gid)  # from another device, the page closed
     play(ana, client, gid)
-    wait_for(lambda: inbox.to("bea@example.net"), what="Bea's mail once she left")
+    wait_for(lambda: inbox.reminders("bea@example.net"), what="Bea's mail once she left")
 
 
 def test_no_mail_for_guests_or_with_mail_reminders_off(client, inbox):
-    ana = account(client, "Ana")
+    ana = account(client, "Ana", inbox=inbox)
     gid, guest = table(ana)  # her opponent is a guest: nobody to mail on its turns
-    wait_for(lambda: inbox.to("ana@example.net"), what="Ana's mail")
+    wait_for(lambda: inbox.reminders("ana@example.net"), what="Ana's mail")
     play(ana, client, gid)
     quiet(client)
     play(None, client, gid, guest)
-    wait_for(lambda: len(inbox.to("ana@example.net")) == 2, what="Ana's second turn")
-    assert len(inbox.mails) == 2
-    cid = account(client, "Cid", notify=False)  # an address, but no mails wanted
-    dan = account(client, "Dan", notify=False)
+    wait_for(lambda: len(inbox.reminders("ana@example.net")) == 2, what="Ana's second turn")
+    assert len(inbox.reminders()) == 2
+    cid = account(client, "Cid", notify=False, inbox=inbox)  # an address, but no mails wanted
+    dan = account(client, "Dan", notify=False, inbox=inbox)
     gid, _ = table(cid, dan)
     play(cid, client, gid)
     quiet(client)
-    assert len(inbox.mails) == 2
+    assert len(inbox.reminders()) == 2
 
 
 def test_a_turn_based_turn_is_reminded_again_when_a_quarter_of_its_time_is_left(tmp_path,
@@ -188,24 +197,51 @@ def test_a_turn_based_turn_is_reminded_again_when_a_quarter_of_its_time_is_left(
     with serve(tmp_path, smtp=f"smtp://127.0.0.1:{inbox.port}", public_url=PUBLIC,
                min_move_time=1, clock_check=0.5) as client:
         client.app.state.reminders.grace = 0.05
-        ana = account(client, "Ana", lang="es")
-        gid, _ = table(ana, account(client, "Bea", notify=False), speed="turn", move_time=4,
-                       on_timeout="bot")
+        ana = account(client, "Ana", lang="es", inbox=inbox)
+        bea = account(client, "Bea", notify=False, inbox=inbox)
+        gid, _ = table(ana, bea, speed="turn", move_time=4, on_timeout="bot")
         hub = client.app.state.hub
-        wait_for(lambda: len(inbox.to("ana@example.net")) == 2, what="the deadline reminder")
-        turn, deadline = (m["Subject"] for m in inbox.to("ana@example.net"))
+        wait_for(lambda: len(inbox.reminders("ana@example.net")) == 2, what="the deadline reminder")
+        turn, deadline = (m["Subject"] for m in inbox.reminders("ana@example.net"))
         assert turn == "Tu turno en Axio"
         assert re.fullmatch(r"Tiempo que te queda para tu turno en Axio: [01] segundos?",
                             deadline), deadline
         # her time runs out: a bot plays her move, and the game goes on
         wait_for(lambda: hub.service.live(gid).row.turn_seat == 1, what="the timeout")
         quiet(client)
-        assert len(inbox.to("ana@example.net")) == 2  # one of each for that turn
+        assert len(inbox.reminders("ana@example.net")) == 2  # one of each for that turn
+
+
+def test_a_turn_begun_while_no_server_ran_is_reminded_after_the_start_once(tmp_path, inbox):
+    """Nothing announces such a turn: the server looks at the running games at its start."""
+    mail = {"smtp": f"smtp://127.0.0.1:{inbox.port}", "public_url": PUBLIC}
+    with serve(tmp_path, **mail) as client:
+        client.app.state.reminders.grace = 3600  # it stops before reminding anything
+        ana = account(client, "Ana", inbox=inbox)
+        bea = account(client, "Bea", lang="es", inbox=inbox)
+        live, _ = table(ana, bea)  # Ana's turn
+        slow, _ = table(bea, ana, speed="turn", move_time=86_400)  # Bea's turn, a day to play
+        guests, _ = table(ana)  # a guest's turn, once Ana has played: nobody to remind
+        play(ana, client, guests)
+    assert inbox.reminders() == []
+    with serve(tmp_path, remind_settle=0.2, **mail) as client:
+        first = wait_for(lambda: inbox.reminders("ana@example.net"), what="Ana's reminder")
+        assert first[0]["Subject"] == "Your turn in Axio"
+        assert f"{PUBLIC}/games/{live}" in first[0].get_content()
+        mine = wait_for(lambda: inbox.reminders("bea@example.net"), what="Bea's reminder")
+        assert mine[0]["Subject"] == "Tu turno en Axio"
+        assert f"{PUBLIC}/games/{slow}" in mine[0].get_content()
+        time.sleep(1.0)
+        assert len(inbox.reminders()) == 2
+    with serve(tmp_path, remind_settle=0.2, **mail) as client:  # started again: no more
+        time.sleep(1.5)
+        assert client.app.state.reminders.settle == 0.2
+    assert len(inbox.reminders()) == 2
 
 
 def test_an_account_seated_by_name_is_told_so(client, inbox):
-    ana = account(client, "Ana", notify=False)
-    bea = account(client, "Bea", lang="es")
+    ana = account(client, "Ana", notify=False, inbox=inbox)
+    bea = account(client, "Bea", lang="es", inbox=inbox)
     befriended = bea.request("POST", "/api/friends", json={"name": "Ana"})
     assert befriended.status_code == 201, befriended.text  # she lets Ana seat her
     made = ana.request("POST", "/api/games", json={
@@ -213,11 +249,11 @@ def test_an_account_seated_by_name_is_told_so(client, inbox):
     gid = made.json()["id"]
     seated = ana.request("POST", f"/api/games/{gid}/invite", json={"seat": 1, "user": "bea"})
     assert seated.status_code == 200, seated.text
-    mail = wait_for(lambda: inbox.to("bea@example.net"), what="Bea's notice")[0]
+    mail = wait_for(lambda: inbox.reminders("bea@example.net"), what="Bea's notice")[0]
     assert mail["Subject"] == "Ana te invitó a Axio"
     assert f"{PUBLIC}/games/{gid}" in mail.get_content()
     quiet(client)
-    assert len(inbox.mails) == 1  # it is Ana's turn, and she wants no mails
+    assert len(inbox.reminders()) == 1  # it is Ana's turn, and she wants no mails
 
 
 def test_a_reminder_is_noted_once_whichever_process_sends_it(client):
@@ -342,14 +378,15 @@ def test_a_served_process_logs_in_to_send_and_never_shows_the_password(servers, 
             assert made.status_code == 201, made.text
             assert http.post("/api/account/settings", json={"notify_email": True}
                              ).status_code == 200
+            verify(http, box, f"{name.lower()}@example.net")
             people.append(http)
         made = people[0].post("/api/games", json={
             "game": "axio", "options": {"num_players": 2}, "seats": ["taken", "open"]})
         gid = made.json()["id"]
         assert people[1].post(f"/api/games/{gid}/join", json={}).status_code == 200
-        wait_for(lambda: box.to("ana@example.net"), timeout=20, what="Ana's mail")
+        wait_for(lambda: box.reminders("ana@example.net"), timeout=20, what="Ana's mail")
         assert box.logins and set(box.logins) == {("ana", SECRET)}
-        assert "games@example.org" in box.to("ana@example.net")[0]["From"]
+        assert "games@example.org" in box.reminders("ana@example.net")[0]["From"]
         for http in people:
             http.close()
     finally:
@@ -371,10 +408,9 @@ def test_a_refused_login_is_logged_without_the_password(tmp_path, caplog):
         with serve(tmp_path, smtp=f"smtp://ana:wrong-{SECRET}@127.0.0.1:{controller.port}",
                    public_url=PUBLIC) as client:
             client.app.state.reminders.grace = 0.05
-            ana = account(client, "Ana")
-            table(ana, account(client, "Bea"))
+            account(client, "Ana")  # the mail verifying her address cannot be sent
             wait_for(lambda: box.logins, what="the login")
-            wait_for(lambda: "reminder mail" in caplog.text, what="the failure logged")
+            wait_for(lambda: "verification mail" in caplog.text, what="the failure logged")
     finally:
         controller.stop()
     assert not box.mails and "SMTPAuthenticationError" in caplog.text

@@ -352,8 +352,9 @@ def serve(
     limits: Annotated[str, typer.Option(
         help="Requests per minute and client address: creates, joins (claims and invites "
         "too), hints, sockets, logins; per hour: signups per address, name_logins per "
-        "account name from any address; e.g. 'creates=10,joins=30,hints=20,sockets=120,"
-        "logins=10,signups=5,name_logins=20'; 0 lifts one.")] = "",
+        "account name from any address, verify_mails (links verifying an e-mail address) "
+        "per account and per address mailed; e.g. 'creates=10,joins=30,hints=20,sockets=120,"
+        "logins=10,signups=5,name_logins=20,verify_mails=3'; 0 lifts one.")] = "",
     expire_days: Annotated[float, typer.Option(
         help="Delete unfinished games nobody moved for this many days (0: never); "
         "finished games stay (those of bots only: see --expire-bot-days).")] = 14.0,

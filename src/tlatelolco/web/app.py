@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException
 from tlatelolco.i18n import LANGUAGES, browser_catalogue
 from tlatelolco.web.accounts import api as accounts_api
 from tlatelolco.web.accounts.csrf import CrossSiteGuard
+from tlatelolco.web.accounts.verification import start_verifier
 from tlatelolco.web.http import api, rules
 from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.http.limits import (
@@ -31,7 +32,7 @@ from tlatelolco.web.http.limits import (
     redact_server_logs,
 )
 from tlatelolco.web.notify import api as notify_api
-from tlatelolco.web.notify.reminders import start_reminders
+from tlatelolco.web.notify.reminders import SETTLE, start_reminders
 from tlatelolco.web.play.quota import Quota
 from tlatelolco.web.play.service import Service
 from tlatelolco.web.realtime import sockets
@@ -83,6 +84,8 @@ class Settings:
     public_url: str | None = field(default_factory=lambda: os.environ.get(
         "TLATELOLCO_PUBLIC_URL") or None)
     push_allow_http: bool = False
+    remind_settle: float = SETTLE  # seconds after the start before the turns that began while
+    #                              no server ran are reminded (pages reconnect first; tests: less)
 
 
 def bot_pool(settings: Settings) -> WorkerPool:
@@ -127,10 +130,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.ratings = ratings.install(hub)
             app.state.reminders = await start_reminders(
                 hub, smtp=settings.smtp, public_url=settings.public_url,
-                push_allow_http=settings.push_allow_http)
+                push_allow_http=settings.push_allow_http, settle=settings.remind_settle)
+            app.state.verifier = await start_verifier(hub, app.state.reminders.mailer,
+                                                      app.state.reminders.public_url)
             try:
                 yield
             finally:
+                await app.state.verifier.close()  # before its mailer closes
                 await app.state.reminders.close()
                 await app.state.reviews.close()
                 await app.state.ratings.close()

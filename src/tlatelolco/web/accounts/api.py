@@ -8,7 +8,11 @@ writes must come from this server's pages (`csrf`). Errors are the API's: 401 `b
 password is wrong or the account is disabled, after the same work; 401 `login_needed`
 for the routes of an account without one; 409 `name_taken`; 422 for what breaks the
 rules of names, passwords and e-mail addresses; 429 over the rate limits (with Retry-After):
-logins per address and per account name, sign-ups per address.
+logins per address and per account name, sign-ups per address, mails verifying an address
+per account and per address.
+
+An e-mail address given (at sign-up, or a new one in the settings) is mailed a link that
+verifies it (`verification`); reminders go by mail only to a verified address.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import RedirectResponse
 from pydantic import Field
 
-from tlatelolco.web.accounts import passwords, seats, sessions, users
+from tlatelolco.web.accounts import passwords, seats, sessions, users, verification
 from tlatelolco.web.accounts.identity import SESSION_COOKIE, Account, session_account
 from tlatelolco.web.accounts.users import EMAIL_MAX, PASSWORD_MAX, User
+from tlatelolco.web.accounts.verification import Verifier, no_mail_server
 from tlatelolco.web.http.api import ERRORS, Strict, hub, summary, utc
 from tlatelolco.web.http.api import limit as rate_limit
 from tlatelolco.web.http.errors import ApiError
@@ -85,6 +91,10 @@ def engine(request: Request) -> Any:
     return hub(request).service.store.engine
 
 
+def verifier(request: Request) -> Verifier:
+    return request.app.state.verifier  # type: ignore[no-any-return]
+
+
 async def logged_in(request: Request) -> tuple[Account, str] | None:
     """The account of the request's session cookie and the session's id, or None."""
     cookie = request.cookies.get(SESSION_COOKIE)
@@ -115,9 +125,10 @@ async def start_session(request: Request, response: Response, user: User) -> Non
 
 @router.post("/signup", status_code=201, responses=ERRORS, summary="Make an account")
 async def signup(body: Signup, request: Request, response: Response) -> dict[str, Any]:
-    """Logs the browser in as the new account (the session cookie). 409 `name_taken`;
-    422 `bad_name`, `bad_password`, `bad_email`; 429 over the sign-ups an address may make
-    in an hour."""
+    """Logs the browser in as the new account (the session cookie). With an e-mail address,
+    a link verifying it is mailed: `verification` says `sent`, `no_mail_server` or
+    `rate_limited` (null without an address). 409 `name_taken`; 422 `bad_name`,
+    `bad_password`, `bad_email`; 429 over the sign-ups an address may make in an hour."""
     rate_limit(request, "signups")
     name = users.check_name(body.name)
     users.check_password(body.password, name)
@@ -128,7 +139,8 @@ async def signup(body: Signup, request: Request, response: Response) -> dict[str
     digest = await passwords.off_loop(passwords.hash_password, body.password)
     user = await h.write(users.create, engine(request), name, digest, email, body.lang)
     await start_session(request, response, user)
-    return {"user": user.public()}
+    return {"user": user.public(),
+            "verification": verifier(request).offer(user) if user.email else None}
 
 
 @router.post("/login", responses=ERRORS, summary="Log in")
@@ -164,17 +176,19 @@ async def logout(request: Request, response: Response) -> dict[str, Any]:
 
 @router.get("", summary="The logged-in account (null for a guest)")
 async def get_account(request: Request, response: Response) -> dict[str, Any]:
-    """`{"user": USER}` with USER = {id, name, email, lang, notify_email, notify_push,
-    created_at}, only ever sent to the account itself; `{"user": null}` without a current
-    session (a stale cookie is cleared)."""
+    """`{"user": USER, "mail_server": bool}` with USER = {id, name, email, email_verified,
+    lang, notify_email, notify_push, created_at}, only ever sent to the account itself;
+    `{"user": null, ...}` without a current session (a stale cookie is cleared).
+    `mail_server`: whether this server sends mail (reminders, links verifying addresses)."""
     response.headers["Cache-Control"] = "no-store"  # one person's data: never in a cache
+    mail = verifier(request).mailer is not None
     found = await logged_in(request)
     if found is None:
         if SESSION_COOKIE in request.cookies:
             sessions.clear_cookie(response, request)
-        return {"user": None}
+        return {"user": None, "mail_server": mail}
     user = await hub(request).call(users.get, engine(request), found[0].id)
-    return {"user": user.public() if user else None}
+    return {"user": user.public() if user else None, "mail_server": mail}
 
 
 @router.post("/password", responses=ERRORS, summary="Change the password")
@@ -199,7 +213,9 @@ async def change_password(body: PasswordChange, request: Request) -> dict[str, A
 
 @router.post("/settings", responses=ERRORS, summary="Change the account's settings")
 async def settings(body: AccountSettings, request: Request) -> dict[str, Any]:
-    """Only the fields sent change (`email` null removes the address). 422 `no_email` for
+    """Only the fields sent change (`email` null removes the address). A new address is
+    unverified, and mailed a link verifying it (`verification`, as at sign-up; null when no
+    new address was given); reminders by mail wait until it is verified. 422 `no_email` for
     mail reminders without an address."""
     account, _ = await required(request)
     changes = {name: getattr(body, name) for name in body.model_fields_set}
@@ -216,8 +232,46 @@ async def settings(body: AccountSettings, request: Request) -> dict[str, Any]:
         else:
             raise ApiError(422, "no_email", "reminders by e-mail need an e-mail address: "
                            "send 'email' too")
+    new_address = "email" in changes and changes["email"] not in (None, user.email)
     user = await h.write(users.update_settings, engine(request), account.id, changes)
-    return {"user": user.public()}
+    return {"user": user.public(),
+            "verification": verifier(request).offer(user) if new_address else None}
+
+
+@router.post("/verify", responses=ERRORS, summary="Mail the link verifying the address again")
+async def send_verification(request: Request) -> dict[str, Any]:
+    """`{"user": USER, "verification": "sent"}` once the mail server took the mail. 409
+    `no_mail_server` (a server without --smtp), `no_email`, `verified` (nothing to do); 429
+    over the mails an account or an address may be sent an hour; 502 `mail_failed`."""
+    account, _ = await required(request)
+    sender = verifier(request)
+    if sender.mailer is None:
+        raise no_mail_server()
+    user = await hub(request).call(users.get, engine(request), account.id)
+    if user is None:
+        raise login_needed()
+    if not user.email:
+        raise ApiError(409, "no_email", "the account has no e-mail address to verify: give "
+                       "one in the settings (POST /api/account/settings)")
+    if user.email_verified:
+        raise ApiError(409, "verified", "the account's e-mail address is verified already")
+    await sender.send(user)
+    return {"user": user.public(), "verification": "sent"}
+
+
+@router.get("/verify", include_in_schema=False)
+async def follow_verification(request: Request, token: str = "") -> RedirectResponse:
+    """The link mailed to an address: verifies it if the token is good (made for the
+    account's address now, unexpired, untouched), then sends the browser to the lobby,
+    `/?verified=1` (or `/?verified=0`, nothing changed). Not logged in: the link may be
+    opened anywhere. The access log masks the token (`limits.RedactSecrets`)."""
+    h = hub(request)
+    found = await h.call(verification.check, engine(request), verifier(request).secret,
+                         token[:100])
+    done = found is not None and await h.write(users.mark_verified, engine(request), *found)
+    # relative, so that it lands on the lobby behind a proxy serving the site under a path
+    return RedirectResponse(f"../../?verified={int(done)}", status_code=303,
+                            headers={"Cache-Control": "no-store"})
 
 
 @router.post("/attach", responses=ERRORS, summary="Make a guest seat the account's")

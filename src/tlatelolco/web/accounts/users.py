@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, false, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from tlatelolco.web.http.errors import ApiError
@@ -122,6 +122,7 @@ class User:
     name: str
     password_hash: str
     email: str | None
+    email_verified: bool  # its owner followed the link mailed to it
     lang: str | None
     notify_email: bool
     notify_push: bool
@@ -130,15 +131,17 @@ class User:
 
     def public(self) -> dict[str, Any]:
         """USER of the API: sent only to the account itself (never the hash, never to others)."""
-        return {"id": self.id, "name": self.name, "email": self.email, "lang": self.lang,
+        return {"id": self.id, "name": self.name, "email": self.email,
+                "email_verified": self.email_verified, "lang": self.lang,
                 "notify_email": self.notify_email, "notify_push": self.notify_push,
                 "created_at": utc(self.created_at).isoformat()}
 
 
 def _user(row: Any) -> User:
     return User(id=int(row.id), name=row.name, password_hash=row.password_hash,
-                email=row.email, lang=row.lang, notify_email=bool(row.notify_email),
-                notify_push=bool(row.notify_push), disabled=bool(row.disabled),
+                email=row.email, email_verified=bool(row.email_verified), lang=row.lang,
+                notify_email=bool(row.notify_email), notify_push=bool(row.notify_push),
+                disabled=bool(row.disabled),
                 created_at=utc(row.created_at))
 
 
@@ -192,15 +195,30 @@ def set_disabled(engine: Engine, user_id: int, disabled: bool) -> None:
 
 
 def update_settings(engine: Engine, user_id: int, changes: dict[str, Any]) -> User:
-    """Store the given settings (email, lang, notify_email, notify_push) of an account."""
+    """Store the given settings (email, lang, notify_email, notify_push) of an account. A new
+    e-mail address is not verified (the old one's verification says nothing of it)."""
     allowed = {"email", "lang", "notify_email", "notify_push"}
     assert set(changes) <= allowed, changes
     if changes:
         with engine.begin() as db:
-            db.execute(update(users).where(users.c.id == user_id).values(**changes))
+            values = dict(changes)
+            if "email" in changes:
+                old = db.execute(select(users.c.email).where(users.c.id == user_id)).scalar()
+                if old != changes["email"]:
+                    values["email_verified"] = False
+            db.execute(update(users).where(users.c.id == user_id).values(**values))
     found = get(engine, user_id)
     assert found is not None
     return found
+
+
+def mark_verified(engine: Engine, user_id: int, address: str) -> bool:
+    """The account's address is verified, if it is still `address`; whether it is."""
+    with engine.begin() as db:
+        done = db.execute(update(users).where(users.c.id == user_id, users.c.email == address,
+                                              users.c.disabled == false())
+                          .values(email_verified=True))
+    return bool(done.rowcount)
 
 
 def listing(engine: Engine) -> list[dict[str, Any]]:

@@ -74,8 +74,9 @@ def client_address(connection: HTTPConnection) -> str | None:
 @dataclass(slots=True)
 class RateLimits:
     """Requests each client address may make per minute (0: no limit); the kinds of
-    `PER_HOUR` are counted per hour, and `name_logins` per account name, from any address
-    (guessing one account's password from many addresses)."""
+    `PER_HOUR` are counted per hour, `name_logins` per account name, from any address
+    (guessing one account's password from many addresses), and `verify_mails` per account and
+    per address mailed (no one made to receive more, whoever asks)."""
 
     creates: int = 10  # new games (and rematches)
     joins: int = 30  # joins, claims and new invites
@@ -84,6 +85,8 @@ class RateLimits:
     logins: int = 10  # login attempts and password changes
     name_logins: int = 20  # login attempts at one account name, per hour
     signups: int = 5  # new accounts, per hour
+    verify_mails: int = 3  # mails of links verifying an address, per hour, per account and
+    #                        per address (not per client)
 
     @classmethod
     def parse(cls, text: str) -> RateLimits:
@@ -91,9 +94,10 @@ class RateLimits:
         return parse_counts(cls(), text, "rate limit", "requests per minute")
 
 
-PER_HOUR = {"name_logins", "signups"}  # RateLimits' kinds counted per hour
+PER_HOUR = {"name_logins", "signups", "verify_mails"}  # RateLimits' kinds counted per hour
 LIMITED = {"name_logins": ("logins to that account", ""),  # what is counted, and whose
-           "signups": ("sign-ups", " from your address")}
+           "signups": ("sign-ups", " from your address"),
+           "verify_mails": ("mails verifying an address", " for this account or address")}
 
 Counts = TypeVar("Counts")
 

@@ -3,13 +3,16 @@
 Browsers subscribe with the public key (the "application server key") and push services
 refuse pushes signed with another, so the pair is made once, at the first start, and kept in
 the `server_keys` table: every server process signs with it, and restarts keep the browsers'
-subscriptions working.
+subscriptions working. The secret signing the links that verify e-mail addresses is kept
+there too, for the same reasons.
 """
 
 from __future__ import annotations
 
 import base64
 import datetime as dt
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cryptography.hazmat.primitives import serialization
@@ -21,11 +24,17 @@ from sqlalchemy.exc import IntegrityError
 from tlatelolco.web.storage.db import server_keys
 
 PRIVATE_KEY = "vapid_private"  # its row in server_keys: the private key as PKCS#8 PEM
+VERIFY_SECRET = "email_verify"  # the row of the secret signing e-mail verification links
 
 
 def b64url(raw: bytes) -> str:
     """Base64url without padding, as the Push API writes keys."""
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def b64decode(text: str) -> bytes:
+    """What `b64url` wrote; binascii.Error (a ValueError) for anything else."""
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,19 +63,33 @@ def new_pem() -> str:
                              serialization.NoEncryption()).decode()
 
 
-def vapid_keys(engine: Engine) -> VapidKeys:
-    """The stored pair, made and stored first if there is none. Processes starting together
-    may each make one: the first stored wins and the others read it."""
-    query = select(server_keys.c.value).where(server_keys.c.name == PRIVATE_KEY)
+def stored_key(engine: Engine, name: str, make: Callable[[], str]) -> str:
+    """The key stored under `name` in server_keys, made with `make` and stored first if
+    there is none. Processes starting together may each make one: the first stored wins and
+    the others read it."""
+    query = select(server_keys.c.value).where(server_keys.c.name == name)
     with engine.connect() as db:
-        pem = db.execute(query).scalar()
-    if pem is None:
+        value = db.execute(query).scalar()
+    if value is None:
         try:
             with engine.begin() as db:
-                db.execute(insert(server_keys).values(name=PRIVATE_KEY, value=new_pem(),
+                db.execute(insert(server_keys).values(name=name, value=make(),
                                                       created_at=dt.datetime.now(dt.UTC)))
         except IntegrityError:
-            pass  # another process stored its pair first
+            pass  # another process stored its key first
         with engine.connect() as db:
-            pem = db.execute(query).scalar_one()
-    return VapidKeys.from_pem(pem)
+            value = db.execute(query).scalar_one()
+    return str(value)
+
+
+def vapid_keys(engine: Engine) -> VapidKeys:
+    """The stored pair (made at the first start)."""
+    return VapidKeys.from_pem(stored_key(engine, PRIVATE_KEY, new_pem))
+
+
+def verify_secret(engine: Engine) -> bytes:
+    """The secret (32 random bytes, made at the first start) that signs the links verifying
+    e-mail addresses (`accounts.verification`): shared by every process, so a link mailed by
+    one is good at all, and kept across restarts, so a link stays good for its 48 hours."""
+    return b64decode(stored_key(engine, VERIFY_SECRET,
+                                lambda: b64url(secrets.token_bytes(32))))

@@ -1,4 +1,5 @@
-"""Sending reminder mails over SMTP, with the standard library, in threads of their own.
+"""Sending mails (reminders, links verifying addresses) over SMTP, with the standard library,
+in threads of their own.
 
 The server is named by a URL (`serve --smtp`): `smtp://host:port` (plain, for a relay on this
 machine), `smtps://` (TLS from the start, port 465) or `smtp+starttls://` (STARTTLS, port 587),
@@ -152,17 +153,18 @@ class Mailer:
         self._threads = concurrent.futures.ThreadPoolExecutor(SENDERS,
                                                               thread_name_prefix="mail")
 
-    async def send(self, to: str, subject: str, body: str) -> bool:
-        """Whether the server took the mail (failures are logged, without the password)."""
+    async def send(self, to: str, subject: str, body: str, what: str = "reminder mail") -> bool:
+        """Whether the server took the mail (failures are logged as `what`, without the
+        password)."""
         if not plausible_address(to):
-            log.warning("no reminder mail to an address that is not one address")
+            log.warning("no %s to an address that is not one address", what)
             return False
         try:
             message = compose(self.server, to, subject, body, self.domain)
             await asyncio.get_running_loop().run_in_executor(self._threads, send_mail,
                                                              self.server, message)
         except (smtplib.SMTPException, OSError, ValueError) as err:
-            log.warning("a reminder mail through %s failed: %s: %s", self.server.shown(),
+            log.warning("a %s through %s failed: %s: %s", what, self.server.shown(),
                         type(err).__name__, str(err)[:300])
             return False
         return True

@@ -1,5 +1,6 @@
 """The words of reminders: a push's title and body, a mail's subject and plain-text body, in
-the language the account chose (English when it chose none)."""
+the language the account chose (English when it chose none); and of the mail that verifies an
+address (nothing in it comes from the account: no name, no text a stranger could choose)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ BODIES = {
 OPEN_GAME = N_("Open the game: {url}")
 WHY_MAIL = N_("You get this mail because e-mail reminders are on in your Tlatelolco account. "
               "You can turn them off in your account settings: {url}")
+VERIFY_SUBJECT = N_("Confirm your e-mail address for Tlatelolco")
+VERIFY_ASKED = N_("This address was given to an account on Tlatelolco, to be reminded by "
+                  "e-mail when it is its turn in a game. If it is yours and you want these "
+                  "mails, open this link within {hours} hours:")
+VERIFY_IGNORE = N_("If you did not ask for this, ignore this mail: no reminder is sent to an "
+                   "address before the link in this mail is opened.")
 SECONDS = N_n("{n} second", "{n} seconds")
 MINUTES = N_n("{n} minute", "{n} minutes")
 HOURS = N_n("{n} hour", "{n} hours")
@@ -72,3 +79,12 @@ def push_payload(notice: Notice, game_id: str) -> dict[str, str]:
     """What the service worker (static/push-worker.js) shows: one notification per game."""
     return {"title": notice.title, "body": notice.body, "url": notice.url,
             "tag": f"tlatelolco-{game_id}", "kind": notice.kind}
+
+
+def verification_mail(url: str, lang: str | None, hours: int) -> tuple[str, str]:
+    """The subject and plain-text body of the mail carrying the link (`url`) that verifies an
+    address, good for `hours`."""
+    lang = language(lang)
+    body = (f"{render((VERIFY_ASKED, {'hours': hours}), lang)}\n\n{url}\n\n"
+            f"{render((VERIFY_IGNORE, {}), lang)}\n")
+    return render((VERIFY_SUBJECT, {}), lang), body

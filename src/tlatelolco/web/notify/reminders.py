@@ -7,13 +7,16 @@
   whichever is less) and the account is not watching.
 - **invite**: `notify_invite`, called when a player seats an account by name.
 
-Each goes by mail (the account has an address and `notify_email`, and the server `--smtp`) and
-by Web Push (`notify_push` and subscriptions), at most once per account, game, turn, kind and
-channel: the row in `reminders` is inserted before sending, so whichever process inserts it
-first sends, and nobody sends twice. The turn is the version at which the seat's turn began
-(the step after the last one by another seat). An account gets at most `PER_HOUR` reminders an
-hour per channel: addresses are not verified, and a game against bots could otherwise mail
-somebody's address at every move.
+Each goes by mail (the account has a verified address and `notify_email`, and the server
+`--smtp`) and by Web Push (`notify_push` and subscriptions), at most once per account, game,
+turn, kind and channel: the row in `reminders` is inserted before sending, so whichever process
+inserts it first sends, and nobody sends twice. The turn is the version at which the seat's
+turn began (the step after the last one by another seat). An account gets at most `PER_HOUR`
+reminders an hour per channel: a game against bots could otherwise mail at every move.
+
+Turns are seen as they begin, through the hub; a turn that began while no server ran (a
+restart) is seen by the look at the start (`_began_meanwhile`) over the running games where an
+account's seat is to move.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import Engine, exists, false, func, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from tlatelolco.web.http.errors import ApiError
@@ -46,12 +49,15 @@ from tlatelolco.web.notify.push import Pusher, forget, subscriptions, vapid_subj
 from tlatelolco.web.play import clocks
 from tlatelolco.web.play.service import Change
 from tlatelolco.web.realtime.hub import Hub
-from tlatelolco.web.storage.db import actions, games, reminders, users
+from tlatelolco.web.storage.db import actions, games, reminders, seats, users
 
 log = logging.getLogger("tlatelolco.web")
 
 GRACE = 2.0  # seconds a game must stay as it is before its turn is reminded (a page reloading)
 CHECK = 15.0  # seconds between looks at turn-based clocks, at most
+SETTLE = 10.0  # seconds after the start before the turns begun meanwhile are reminded: the
+#                pages open before a restart reconnect by then (they retry every 5 s at most)
+LOOK_BACK = 1000  # running games (the most recently changed) looked at once at the start
 PER_HOUR = {"email": 12, "push": 40}  # reminders per account, channel and hour
 TTL = 86_400  # seconds a push service keeps a turn or invite reminder for an offline browser
 EMAIL, PUSH = "email", "push"
@@ -78,7 +84,7 @@ def check_public_url(url: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Recipient:
     id: int
-    email: str | None
+    email: str | None  # verified, else None: no mail goes to an unverified address
     lang: str | None
     notify_email: bool
     notify_push: bool
@@ -97,15 +103,16 @@ class Turn:
 # --- the database --------------------------------------------------------------------------
 
 def recipient(engine: Engine, user_id: int) -> Recipient | None:
-    """The account's preferences; None for an unknown or disabled account."""
-    query = select(users.c.email, users.c.lang, users.c.notify_email, users.c.notify_push,
-                   users.c.disabled).where(users.c.id == user_id)
+    """The account's preferences (its address only if verified); None for an unknown or
+    disabled account."""
+    query = select(users.c.email, users.c.email_verified, users.c.lang, users.c.notify_email,
+                   users.c.notify_push, users.c.disabled).where(users.c.id == user_id)
     with engine.connect() as db:
         found = db.execute(query).first()
     if found is None or found.disabled:
         return None
-    return Recipient(user_id, found.email, found.lang, bool(found.notify_email),
-                     bool(found.notify_push))
+    return Recipient(user_id, found.email if found.email_verified else None, found.lang,
+                     bool(found.notify_email), bool(found.notify_push))
 
 
 def turn_began(engine: Engine, game_id: str, seat: int) -> int:
@@ -139,6 +146,23 @@ def claim(engine: Engine, user_id: int, game_id: str, turn: int, kind: str,
     return True
 
 
+def accounts_to_move(engine: Engine, before: dt.datetime, limit: int = LOOK_BACK
+                     ) -> list[str]:
+    """The running games last changed `before` (the most recently changed first) where a
+    person of an account may be to move: in a turn-based game the seat whose clock runs is
+    an account's; in a live one (whose seat is to move is known only by replaying it) an
+    account holds a seat."""
+    mine = (seats.c.game_id == games.c.id) & seats.c.user_id.is_not(None) & (
+        seats.c.kind == "human") & (seats.c.forfeited == false())
+    to_move = or_(games.c.speed != "turn", seats.c.seat == games.c.turn_seat)
+    query = (select(games.c.id).where(games.c.status == "running",
+                                      games.c.updated_at <= before,
+                                      exists().where(mine, to_move))
+             .order_by(games.c.updated_at.desc()).limit(limit))
+    with engine.connect() as db:
+        return list(db.scalars(query))
+
+
 def turn_clocks(engine: Engine) -> list[Any]:
     """The running turn-based games whose clock runs: id, seat, move time, start."""
     query = select(games.c.id, games.c.turn_seat, games.c.move_time,
@@ -153,7 +177,8 @@ def turn_clocks(engine: Engine) -> list[Any]:
 
 class Reminders:
     def __init__(self, hub: Hub, pusher: Pusher, mailer: Mailer | None,
-                 public_url: str | None, *, grace: float = GRACE, check: float = CHECK) -> None:
+                 public_url: str | None, *, grace: float = GRACE, check: float = CHECK,
+                 settle: float = SETTLE) -> None:
         self.hub = hub
         self.engine: Engine = hub.service.store.engine
         self.pusher = pusher
@@ -161,6 +186,7 @@ class Reminders:
         self.public_url = public_url
         self.grace = grace  # tests shorten it
         self.check = check
+        self.settle = settle
         self._looking: dict[str, asyncio.Task[None]] = {}
         self._kicked: dict[str, tuple[int, bool]] = {}  # game -> (version, seats changed)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -172,6 +198,7 @@ class Reminders:
         self.hub.listeners.append(self.listen)
         _BY_HUB[self.hub] = self
         self._clock = asyncio.create_task(self._deadlines())
+        self.spawn(self._began_meanwhile())
 
     async def close(self) -> None:
         with contextlib.suppress(ValueError):
@@ -247,6 +274,27 @@ class Reminders:
             return None
         mine = tuple(s.seat for s in row.seats if s.user_id == holder.user_id)
         return Turn(holder.user_id, mine, turn_began(self.engine, game_id, seat), row.game)
+
+    async def _began_meanwhile(self) -> None:
+        """Once, `settle` seconds after the start: remind the turns that began while no
+        server ran (nothing announced them), as the listener would have. One game at a time,
+        off the event loop (each is replayed to know whose turn it is). The games changed
+        since the start are the listener's."""
+        started = dt.datetime.now(dt.UTC)
+        await asyncio.sleep(self.settle)
+        try:
+            found = await asyncio.to_thread(accounts_to_move, self.engine, started)
+        except Exception:
+            log.exception("looking for turns begun while no server ran failed")
+            return
+        for game_id in found:
+            try:
+                turn = await asyncio.to_thread(self._turn_of, game_id, 0, True)
+            except Exception:
+                log.exception("looking at the turn of game %s failed", game_id)
+                continue
+            if turn is not None and not self._watching(game_id, turn.seats):
+                self.spawn(self._notify(turn.user_id, game_id, turn.turn, TURN, turn.game))
 
     def _watching(self, game_id: str, seats: tuple[int, ...]) -> bool:
         connected = self.hub.views_connected(game_id)
@@ -345,15 +393,16 @@ class Reminders:
 
 
 async def start_reminders(hub: Hub, *, smtp: str | None, public_url: str | None,
-                          push_allow_http: bool = False) -> Reminders:
+                          push_allow_http: bool = False, settle: float = SETTLE) -> Reminders:
     """Reminders for the hub's games: the VAPID keys read (made at the first start), the mail
-    server checked, the listener and the deadline clock started."""
+    server checked, the listener and the deadline clock started, and `settle` seconds later a
+    look at the turns that began while no server ran."""
     public = check_public_url(public_url) if public_url else None
     mailer = Mailer(parse_smtp(smtp, public), public or "") if smtp else None
     keys = await hub.write(vapid_keys, hub.service.store.engine)
     pusher = Pusher(keys, vapid_subject(mailer.server.sender if mailer else None, public),
                     push_allow_http)
-    found = Reminders(hub, pusher, mailer, public)
+    found = Reminders(hub, pusher, mailer, public, settle=settle)
     found.start()
     return found
 

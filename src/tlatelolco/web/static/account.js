@@ -1,8 +1,10 @@
 // The account bar of the lobby and the game page: log in and sign up (a dialog each), log out,
-// the account's name linking to its profile, its settings (e-mail, language, reminders by
-// e-mail and by push on this device, the password), and "your turn in N games", also as the
-// tab title's "(N) " prefix, refreshed every 30 s and whenever the page is shown again.
-// After a login the guest seats this browser holds (seats.js) are attached to the account.
+// the account's name linking to its profile, its settings (e-mail and whether it is verified,
+// language, reminders by e-mail and by push on this device, the password), and "your turn in
+// N games", also as the tab title's "(N) " prefix, refreshed every 30 s and whenever the page
+// is shown again. After a login the guest seats this browser holds (seats.js) are attached to
+// the account. The lobby says whether the link verifying an address worked (?verified=1|0,
+// where the link sends the browser), then takes it out of the address.
 //
 // Accounts are optional: a guest sees two buttons and plays as before. The account's data
 // comes only from the server's answers to this browser's session; nothing of it is stored
@@ -72,7 +74,9 @@
 
   // --- state ---------------------------------------------------------------------------------
   const Account = {
-    user: null,  // {id, name, email, lang, notify_email, notify_push, created_at} or null
+    user: null,  // {id, name, email, email_verified, lang, notify_email, notify_push,
+                 //  created_at} or null
+    mailServer: true,  // whether the server sends mail (the links verifying an address)
     games: [],  // the account's unfinished games (GET /api/account/games), your turn first
     yourTurn: 0,
     ready: null,  // resolved once the session is known
@@ -360,6 +364,7 @@
                         el("input", {type: "email", maxLength: 254, autocomplete: "email",
                                      value: user.email || ""}),
                         t("For reminders by e-mail. Nobody else sees it."));
+    const verification = emailStatus(form, email);
     const lang = field(form, "settings-lang", t("Language"), el("select"),
                        t("Of these pages, your mails and your notifications."));
     for (const [code, name] of [["en", "English"], ["es", "Español"]]) {
@@ -411,6 +416,7 @@
             email: mail || null, lang: lang.value, notify_email: byMail.checked,
             notify_push: byPush.checked});
           setUser(found.user);
+          verification.show(found.verification);
           say(note, pushProblem || t("Saved."), !pushProblem);
           if (!pushProblem && lang.value !== T.lang) T.setLanguage(lang.value);  // pages follow
         } catch (err) { say(note, refusal(err)); }
@@ -419,6 +425,74 @@
     box.append(passwordForm());  // a form of its own, after the settings' message
     box.showModal();
     email.focus();
+  }
+
+  // whether the saved address is verified, with a button mailing the link again while it is
+  // not; said of the saved address only (hidden while another one is being typed)
+  function emailStatus(form, input) {
+    const line = el("p", {id: "settings-email-status", className: "email-status"});
+    line.setAttribute("role", "status");
+    const again = el("button", {type: "button", id: "settings-verify-again",
+                                className: "link-button", textContent: t("Send the link again")});
+    const box = el("div", {className: "email-verification"}, line, again);
+    form.append(box);  // under the field and its help
+    let said = "";  // what the last answer brought, until the address changes
+    const show = (verification) => {
+      const user = Account.user;
+      if (verification !== undefined) said = verification || "";
+      const saved = Boolean(user && user.email) && input.value.trim() === user.email;
+      box.hidden = !saved;
+      if (!saved) return;
+      let text = t("Not verified yet: we sent you a link");
+      if (user.email_verified) text = t("Verified");
+      else if (!Account.mailServer || said === "no_mail_server") {
+        text = t("This server sends no mail, so the address cannot be verified.");
+      } else if (said === "rate_limited") {
+        text = t("Not verified yet: too many links were sent to it in the last hour. " +
+                 "Send the link again later.");
+      } else if (said === "again") text = t("Not verified yet: we sent you the link again");
+      line.textContent = text;
+      line.classList.toggle("good", Boolean(user.email_verified));
+      again.hidden = Boolean(user.email_verified) || !Account.mailServer;
+    };
+    input.addEventListener("input", () => show());
+    again.addEventListener("click", () => sending(again, async () => {
+      try {
+        const found = await api("POST", "/api/account/verify", {});
+        setUser(found.user);
+        show("again");
+      } catch (err) {
+        if (err.code === "no_mail_server") Account.mailServer = false;
+        if (err.code === "verified" || err.code === "no_email") {
+          try { setUser((await api("GET", "/api/account")).user || null); } catch (e) { /* */ }
+          show("");
+        } else if (err.status === 429) show("rate_limited");
+        else if (err.code === "no_mail_server") show("no_mail_server");
+        else { line.textContent = refusal(err); line.classList.remove("good"); }
+      }
+    }));
+    show();
+    return {show};
+  }
+
+  // the lobby, where the link verifying an address lands: what became of it, said once
+  function verifiedNote() {
+    const query = new URLSearchParams(location.search);
+    if (!query.has("verified")) return;
+    const worked = query.get("verified") === "1";
+    query.delete("verified");
+    const search = query.toString();
+    history.replaceState(history.state, "",
+                         location.pathname + (search ? "?" + search : "") + location.hash);
+    const main = document.querySelector("main");
+    if (!main) return;
+    const note = el("p", {id: "verified-note", className: "account-note" + (worked ? " good" : ""),
+                          textContent: worked ? t("Your e-mail address is verified.")
+                            : t("That link did not work: it is more than 48 hours old, or " +
+                                "for an address changed since. Send a new one from your " +
+                                "settings.")});
+    note.setAttribute("role", "status");
+    main.prepend(note);
   }
 
   // notifications on: this browser subscribes unless it has (its owner is asked first); off:
@@ -492,8 +566,13 @@
   async function start() {
     await loadLanguage();
     watchTitle();
+    verifiedNote();
     let user = null;
-    try { user = (await api("GET", "/api/account")).user || null; } catch (err) { user = null; }
+    try {
+      const found = await api("GET", "/api/account");
+      user = found.user || null;
+      Account.mailServer = found.mail_server !== false;
+    } catch (err) { user = null; }
     setUser(user);
     await refreshGames();
     setInterval(() => refreshGames(), REFRESH);

@@ -115,6 +115,8 @@ users = Table(
     Column("name_key", String(40), nullable=False, unique=True),  # casefolded: one per name
     Column("password_hash", String(200), nullable=False),  # argon2id, never the password
     Column("email", String(254), nullable=True),
+    # its owner followed the link mailed to it (reminders go only to a verified address)
+    Column("email_verified", Boolean, nullable=False, server_default=false()),
     Column("lang", String(5), nullable=True),  # the language of mails and pushes
     Column("notify_email", Boolean, nullable=False, server_default=false()),
     Column("notify_push", Boolean, nullable=False, server_default=false()),
@@ -201,7 +203,8 @@ push_subscriptions = Table(
 )
 Index("ix_push_user", push_subscriptions.c.user_id)
 
-# keys the server makes once and every process shares (the VAPID key pair of Web Push)
+# keys the server makes once and every process shares (the VAPID key pair of Web Push, the
+# secret that signs the links verifying e-mail addresses)
 server_keys = Table(
     "server_keys", metadata,
     Column("name", String(32), primary_key=True),

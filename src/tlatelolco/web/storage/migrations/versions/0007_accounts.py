@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("name_key", sa.String(40), nullable=False, unique=True),
         sa.Column("password_hash", sa.String(200), nullable=False),
         sa.Column("email", sa.String(254), nullable=True),
+        sa.Column("email_verified", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("lang", sa.String(5), nullable=True),
         sa.Column("notify_email", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("notify_push", sa.Boolean, nullable=False, server_default=sa.false()),
