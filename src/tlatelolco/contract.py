@@ -270,7 +270,9 @@ class Game:
 class State:
     """A position of a game. Subclasses implement the rules; this class the generic rest."""
 
-    __slots__ = ("_game", "_history")
+    # _spelled: (history length, {spelling: action}) of the default parser, made once per
+    # position (a state changes only by applying actions); clones start without it
+    __slots__ = ("_game", "_history", "_spelled")
 
     def __init__(self, game: Game) -> None:
         self._game = game
@@ -513,10 +515,20 @@ class State:
         n = self._game.num_distinct_actions()
         if n > LARGE_ACTION_SPACE:
             return None
+        return self._spelling_table(n).get(text)
+
+    def _spelling_table(self, n: int) -> dict[str, int]:
+        """Every spelling of every action at this position, to its action (the lowest one,
+        should two share a spelling): built once per position, then each parse is a lookup."""
+        made = getattr(self, "_spelled", None)
+        if made is not None and made[0] == len(self._history):
+            return made[1]
+        table: dict[str, int] = {}
         for action in range(n):
-            if text in self._spellings(action):
-                return action
-        return None
+            for spelling in self._spellings(action):
+                table.setdefault(spelling, action)
+        self._spelled = (len(self._history), table)
+        return table
 
     def _spellings(self, action: int) -> set[str]:
         names = (self.action_to_string(action), *self.action_aliases(action))

@@ -97,13 +97,26 @@ def unfoundable_sizes(city: City) -> set[int]:
     return {k for k in SIZES if biggest < k or (not canals_left and k not in foundable)}
 
 
+_LAST: list[tuple[bytes, set[int]]] = []  # the board last recounted, and its answer
+
+
+def unfoundable_sizes_now(city: City) -> set[int]:
+    """`unfoundable_sizes`, recounted only when the board changed since the last call: most
+    moves (a leader walking, a token spent) leave canals, buildings and tiles as they were."""
+    board = (bytes(city.canal) + bytes(city.building) + bytes(city.tile)
+             + bytes([min(city.singles + city.doubles, 1)]))
+    if not _LAST or _LAST[0][0] != board:
+        _LAST[:] = [(board, unfoundable_sizes(city))]
+    return _LAST[0][1]
+
+
 def check_tiles(city: City, removed_before: int, part_before: int) -> None:
     """MX-10 ruling: no tile on offer is unfoundable, and a tile removed by this action (not by
     the end of part 1, which removes the part's leftovers whatever they are) was."""
     grew = len(city.removed) > removed_before and city.part == part_before
     if not any(city.available) and not grew:
         return
-    unfoundable = unfoundable_sizes(city)
+    unfoundable = unfoundable_sizes_now(city)
     on_offer = {size for size, n in zip(SIZES, city.available, strict=True) if n}
     assert not on_offer & unfoundable, f"tiles {on_offer & unfoundable} cannot be founded"
     if grew:
