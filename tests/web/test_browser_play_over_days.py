@@ -9,12 +9,16 @@ invite and the reminder of their turn by mail and by push, with the game's link,
 page does not show the game (and not when it does); Beto follows his mail's link and plays his
 turn by clicking; Ana lets her clock run out and loses on time: her page shows the result;
 both ratings move (the winner's up) and the game is on both profile pages.
+With TLATELOLCO_SCREENSHOTS=1 it saves Beto's lobby, game and profile pages to
+docs/screenshots/play-over-days-*.png for the README.
 """
 
 from __future__ import annotations
 
 import email.message
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -30,6 +34,8 @@ __all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 PUBLIC = "https://games.example.org"  # the address the mails link to; the test maps it here
 MOVE_TIME = 40  # seconds a turn: room for a loaded machine, short enough to time out
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOOT = bool(os.environ.get("TLATELOLCO_SCREENSHOTS"))  # the README's pictures of all this
 
 
 @pytest.fixture
@@ -128,9 +134,16 @@ def test_two_accounts_play_a_turn_based_game_with_reminders_a_timeout_and_rating
         assert pushed["url"] == link and "Axio" in pushed["title"]
         followed = re.search(r"https://\S+", turn[0].get_content()).group(0)  # type: ignore[union-attr]
         assert followed == link
+        if SHOOT:  # his lobby first: the badge, and the game marked "your turn"
+            beto.goto(base + "/?lang=en#mine")
+            beto.wait_for_selector("#account-games .badge.your-turn", timeout=10_000)
+            beto.screenshot(path=str(SHOTS / "play-over-days-lobby.png"))
         beto.goto(followed.replace(PUBLIC, base))
         view = wait_turn(beto)
         assert view["viewer"] == 1  # his seat by his account's cookie, with no token here
+        if SHOOT:
+            beto.wait_for_selector(".clock-left")
+            beto.screenshot(path=str(SHOTS / "play-over-days-game.png"))
         click_move(beto, "axio", view["legal"][0], view["version"])
 
         # Ana's turn again: she is watching, so no mail; she lets the clock run out and loses
@@ -154,10 +167,13 @@ def test_two_accounts_play_a_turn_based_game_with_reminders_a_timeout_and_rating
         assert beto_axio["won"] == 1 and ana_axio["won"] == 0
         for name, page in (("Ana", ana), ("Beto", beto)):
             assert [g["id"] for g in profiles[name]["recent"]] == [gid]
+            assert profiles[name]["recent"][0]["review_url"] is None  # ended on time: no review
             assert len(profiles[name]["history"]["axio"]) == 1
             page.goto(f"{base}/players/{name}")
             page.wait_for_selector(f'a[href*="/games/{gid}/replay"]')
             page.wait_for_selector("svg")  # the rating chart
+            if SHOOT and name == "Beto":
+                page.screenshot(path=str(SHOTS / "play-over-days-profile.png"), full_page=True)
     finally:
         for context in contexts:
             context.close()

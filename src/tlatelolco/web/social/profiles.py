@@ -208,7 +208,9 @@ def profile(engine: Engine, name: str, viewer: int | None, lang: str) -> dict[st
                        "result": result, "rank": place, "rated": p["id"] in places,
                        "players": seat_names(table, lang) if table else [],
                        "replay_url": f"/games/{p['id']}/replay",
-                       "review_url": f"/games/{p['id']}/replay?review=1"})
+                       # a game a forfeit ended before its rules did has nothing to review
+                       "review_url": None if "forfeit" in (p["result"] or {})
+                       else f"/games/{p['id']}/replay?review=1"})
     friend = None
     if viewer is not None and not me:
         with engine.connect() as db:

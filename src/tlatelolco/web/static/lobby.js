@@ -394,8 +394,9 @@
     $("on-timeout-about").textContent = about[$("on-timeout").value] || "";
   }
 
-  // a time per move in words: "5 minutes", "1 day"
+  // a time per move in words: "5 minutes", "1 day" (under two minutes, in seconds)
   function duration(seconds) {
+    if (seconds < 120 && seconds % 60 !== 0) return tn("{n} second", "{n} seconds", seconds);
     if (seconds >= 86400 && seconds % 86400 === 0) {
       return tn("{n} day", "{n} days", seconds / 86400);
     }

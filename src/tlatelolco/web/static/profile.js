@@ -182,8 +182,8 @@
               el("span", {className: "links"},
                  el("a", {className: "button secondary", href: g.replay_url,
                           textContent: t("Replay")}),
-                 el("a", {className: "button secondary", href: g.review_url,
-                          textContent: t("Review")})));
+                 g.review_url ? el("a", {className: "button secondary", href: g.review_url,
+                                         textContent: t("Review")}) : null));
   }
 
   function friendButton() {
