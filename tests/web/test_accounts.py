@@ -430,3 +430,14 @@ def test_hostile_bodies_are_refused_with_clear_422s(client):
     assert me(client)["name"] == "Ana"  # and the server answers on
     with engine(client).connect() as db:
         assert db.execute(select(users.c.name)).scalars().all() == ["Ana"]
+
+
+def test_an_accounts_games_are_counted_as_look_ups(tmp_path):
+    """Each answer looks at up to 100 games: one client may not ask it without end."""
+    from tlatelolco.web.http.limits import RateLimits
+
+    with serve(tmp_path, rate_limits=RateLimits(joins=1)) as client:  # 4 look-ups a minute
+        signup(client, "Ana")
+        answers = [client.get("/api/account/games").status_code for _ in range(5)]
+        assert answers == [200] * 4 + [429]
+        assert client.get("/api/account").status_code == 200  # who one is: still answered

@@ -31,6 +31,7 @@ from tlatelolco.web.http.api import ERRORS, Strict, hub, summary, utc
 from tlatelolco.web.http.api import limit as rate_limit
 from tlatelolco.web.http.errors import ApiError
 from tlatelolco.web.http.limits import client_address
+from tlatelolco.web.social.api import limit as social_limit
 
 router = APIRouter(prefix="/api/account", tags=["account"])
 NAME_FIELD = 100  # characters a name field may have before its rules are checked
@@ -294,8 +295,10 @@ async def account_games(request: Request, response: Response) -> dict[str, Any]:
     with `my_seat`, `your_turn` (the account's seat is to move) and `deadline` (a
     turn-based game's end of your turn, ISO 8601 with its offset, else null); the games
     where it is your turn first, the nearest deadline first; at most 100. 401 without an
-    account."""
+    account; 429 beyond the look-ups an address may make in a minute (as profiles)."""
     account, _ = await required(request)
+    # up to 100 games looked at: counted as a look-up, like a profile (pages ask twice a minute)
+    social_limit(request, "lookups")
     response.headers["Cache-Control"] = "no-store"
     h = hub(request)
     found = await h.call(seats.account_games, h.service, account)
