@@ -29,6 +29,7 @@ from pywebpush import WebPushException, webpush
 from sqlalchemy import Engine, delete, func, insert, select
 
 from tlatelolco.web.notify.keys import VapidKeys
+from tlatelolco.web.notify.mail import loopback
 from tlatelolco.web.storage.db import push_subscriptions
 
 log = logging.getLogger("tlatelolco.web")
@@ -58,16 +59,6 @@ def _decode(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def local_test_host(host: str) -> bool:
-    """A host a test push endpoint may run on: this machine."""
-    if host == "localhost":
-        return True
-    try:
-        return ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def public_ip(address: str) -> bool:
     try:
         return ip_address(address.split("%", 1)[0]).is_global
@@ -89,7 +80,7 @@ def check_endpoint(endpoint: str, allow_http: bool = False) -> str:
     host = (parts.hostname or "").lower()
     if parts.username is not None or parts.password is not None or parts.fragment:
         raise ValueError("an endpoint holds no user, password or #fragment")
-    if allow_http and parts.scheme in ("http", "https") and local_test_host(host):
+    if allow_http and parts.scheme in ("http", "https") and loopback(host):
         return endpoint
     if parts.scheme != "https" or not host:
         raise ValueError("an endpoint is an https:// URL of a push service")
@@ -206,7 +197,7 @@ class Pusher:
         host = urlsplit(sub.endpoint).hostname or ""
         try:
             check_endpoint(sub.endpoint, self.allow_http)
-            if not (self.allow_http and local_test_host(host)):
+            if not (self.allow_http and loopback(host)):
                 found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
                 if not found or not all(public_ip(str(a[4][0])) for a in found):
                     raise ValueError(f"{host[:100]} resolves to an address that is not public")

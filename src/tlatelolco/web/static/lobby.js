@@ -8,6 +8,7 @@
 (function () {
   const T = window.Tlatelolco;
   const el = T.el;
+  const parseTime = (text) => T.parseTime(text);
   const api = T.api.bind(T);
   const S = window.TlatelolcoSeats;
   const A = window.TlatelolcoAccount || null;  // absent: the lobby works for guests alone
@@ -137,12 +138,6 @@
   }
 
   // --- dates in the page's language ------------------------------------------------------------
-  // the server's times are UTC; an older answer may leave out the offset
-  function parseTime(text) {
-    if (!text) return null;
-    const stamp = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : text + "Z");
-    return Number.isNaN(stamp.getTime()) ? null : stamp;
-  }
 
   const UNITS = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400],
                  ["hour", 3600], ["minute", 60]];

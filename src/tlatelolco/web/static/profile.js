@@ -6,6 +6,7 @@
 (function () {
   const T = window.Tlatelolco;
   const el = T.el;
+  const parseTime = (text) => T.parseTime(text);
   const api = T.api.bind(T);
   const t = (m, p) => T.t(m, p);
   const tn = (s, p, n, q) => T.tn(s, p, n, q);
@@ -46,11 +47,6 @@
   }
 
   // --- times, numbers, words ---------------------------------------------------------------------
-  function parseTime(text) {
-    if (!text) return null;
-    const stamp = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : text + "Z");
-    return Number.isNaN(stamp.getTime()) ? null : stamp;
-  }
 
   function day(stamp, short) {
     return stamp.toLocaleDateString(T.lang, short ? {month: "short", day: "numeric"}

@@ -52,6 +52,13 @@ window.Tlatelolco = {
     }
     return data;
   },
+  // A time the server sent (UTC, ISO 8601) as a Date; an older answer may leave out the
+  // offset. null for none or for text that is no time.
+  parseTime(text) {
+    if (!text) return null;
+    const stamp = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : text + "Z");
+    return Number.isNaN(stamp.getTime()) ? null : stamp;
+  },
   register(name, renderer) { this.renderers[name] = renderer; },
   // --- English and Spanish (the catalogues of tlatelolco/locale, served as /i18n/<lang>.json) --
   LANGUAGES: ["en", "es"],
