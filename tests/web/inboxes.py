@@ -195,3 +195,23 @@ def check_vapid(request: dict[str, Any], public_key: str, audience: str) -> dict
     assert time.time() < decoded["exp"] <= time.time() + 86_400
     assert decoded["sub"].startswith(("mailto:", "https://"))
     return decoded
+
+
+PUBLIC = "https://games.example.org"  # the address reminders link to in these tests
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    with mail_server() as box:
+        yield box
+
+
+@pytest.fixture
+def client(tmp_path: Any, inbox: Inbox) -> Iterator[Any]:
+    """A test server mailing through `inbox`, its links to PUBLIC; its reminders look at a
+    game 0.05 s after it changed (no page reloads here to wait for)."""
+    from tests.web.apps import serve
+
+    with serve(tmp_path, smtp=f"smtp://127.0.0.1:{inbox.port}", public_url=PUBLIC) as server:
+        server.app.state.reminders.grace = 0.05
+        yield server

@@ -17,31 +17,18 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-import pytest
 from tests.web.accounts import PASSWORD, same_origin
 from tests.web.apps import serve, wait_for
-from tests.web.inboxes import link_in, mail_server, verify
+from tests.web.inboxes import PUBLIC, client, inbox, link_in, mail_server, verify
 from tests.web.social_helpers import person
 
 from tlatelolco.web.accounts.verification import LIFE, make_token
 from tlatelolco.web.notify.keys import verify_secret
 from tlatelolco.web.play.service import Change
 
-PUBLIC = "https://games.example.org"
 ANA = "ana@example.net"
 
-
-@pytest.fixture
-def inbox():
-    with mail_server() as box:
-        yield box
-
-
-@pytest.fixture
-def client(tmp_path, inbox):
-    with serve(tmp_path, smtp=f"smtp://127.0.0.1:{inbox.port}", public_url=PUBLIC) as client:
-        client.app.state.reminders.grace = 0.05  # tests need not wait for pages reloading
-        yield client
+__all__ = ["client", "inbox"]  # the fixtures, shared with the other reminder tests
 
 
 def me(client: Any, who: dict[str, str]) -> dict[str, Any]:

@@ -6,23 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.web.apps import auth, serve, wait_for
-from tests.web.inboxes import mail_server, verify
+from tests.web.apps import auth, wait_for
+from tests.web.inboxes import PUBLIC, client, inbox, verify
 from tests.web.social_helpers import create, join, move, person, play_out, view
 
-PUBLIC = "https://games.example.org"
-
-
-@pytest.fixture
-def inbox():
-    with mail_server() as box:
-        yield box
-
-
-@pytest.fixture
-def client(tmp_path, inbox):
-    with serve(tmp_path, smtp=f"smtp://127.0.0.1:{inbox.port}", public_url=PUBLIC) as c:
-        yield c
+__all__ = ["client", "inbox"]  # the fixtures, shared with the other reminder tests
 
 
 def invite(client, who, game_id, seat, user):

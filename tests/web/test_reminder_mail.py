@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from tests.web.apps import serve, wait_for
-from tests.web.inboxes import SECRET, Inbox, mail_server, verify
+from tests.web.inboxes import PUBLIC, SECRET, Inbox, client, inbox, verify
 from tests.web.services import free_port
 from typer.testing import CliRunner
 
@@ -38,21 +38,9 @@ from tlatelolco.web.notify.mail import compose, parse_smtp, send_mail
 from tlatelolco.web.notify.reminders import claim
 from tlatelolco.web.play.service import Change
 
-PUBLIC = "https://games.example.org"
 ORIGIN = {"Origin": "http://testserver"}
 
-
-@pytest.fixture
-def inbox():
-    with mail_server() as box:
-        yield box
-
-
-@pytest.fixture
-def client(tmp_path, inbox):
-    with serve(tmp_path, smtp=f"smtp://127.0.0.1:{inbox.port}", public_url=PUBLIC) as client:
-        client.app.state.reminders.grace = 0.05  # tests need not wait for pages reloading
-        yield client
+__all__ = ["client", "inbox"]  # the fixtures, shared with the other reminder tests
 
 
 class Person:
